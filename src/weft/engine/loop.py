@@ -1,0 +1,552 @@
+"""The execution loop: pop the stack, run the node, route its output, repeat (n8n's ``processRunExecutionData``).
+
+Invariants:
+
+* All state of an execution is the plain-JSON :class:`~weft.workflow.RunExecutionData` in ``self.data``; the
+  loop keeps nothing else that a resume would need (the execution index is recomputed from run data).
+* A node's run record is written once per run index (``upsert``): a tool's placeholder, a resumed requester and
+  a node resumed after a wait all land in the slot they reserved, so each keeps a single run record.
+* Stopping (error, wait, cancel) leaves the stopped node at the head of the stack, so the saved state can be
+  resumed or retried from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any
+
+from weft.engine import outcomes, scheduling
+from weft.engine.context import ExecuteContext, SupplyContext, _BaseContext, wrap_node_error
+from weft.engine.hooks import ExecutionHooks, HookName
+from weft.engine.requests import collect_action_responses, handle_request
+from weft.engine.state import initial_run_execution_data, next_execution_index_of, to_item
+from weft.errors import (
+    CancelSignal,
+    EngineSignal,
+    ExecutionCancelledError,
+    TimeoutExecutionCancelledError,
+    WorkflowOperationError,
+)
+from weft.expressions import ExpressionLimits
+from weft.nodes.contract import EngineRequest, EngineResponse, ExecutionServices, NodeType
+from weft.nodes.registry import NodeRegistry, default_registry
+from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, RunExecutionData, TaskData, Workflow
+
+
+class Step(Enum):
+    CONTINUE = "continue"
+    STOP = "stop"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineOptions:
+    """Settings of the engine for one execution."""
+
+    expression_limits: ExpressionLimits = field(default_factory=ExpressionLimits)
+    allow_env: bool = False
+    """Let ``$env`` read the process environment."""
+    variables: dict[str, Any] = field(default_factory=dict)
+    """``$vars``."""
+    timezone: str | None = None
+    resume_url_base: str | None = None
+    """Base of ``$execution.resumeUrl`` (``http://127.0.0.1:5678/webhook-waiting``); the server signs it."""
+    sign_resume_url: Any = None
+    """``(execution_id) -> signature``: adds ``?signature=`` to the resume URL."""
+
+
+class Execution:
+    """One run of one workflow. Create it, then ``await run()`` (or ``resume()``); ``cancel()`` from anywhere."""
+
+    def __init__(
+        self,
+        workflow: Workflow,
+        *,
+        registry: NodeRegistry | None = None,
+        mode: str = "manual",
+        hooks: ExecutionHooks | None = None,
+        services: ExecutionServices | None = None,
+        execution_id: str | None = None,
+        options: EngineOptions | None = None,
+        data: RunExecutionData | None = None,
+    ) -> None:
+        self.workflow = workflow
+        self.registry = registry or default_registry()
+        self.mode = mode
+        self.hooks = hooks or ExecutionHooks()
+        self.services = services
+        self.execution_id = execution_id
+        self.options = options or EngineOptions()
+        self.data: RunExecutionData = data if data is not None else initial_run_execution_data()
+        self.custom_data: dict[str, str] = {}
+        self.cancel_reason: ExecutionCancelledError | None = None
+        self.started_at = datetime.now(UTC)
+        self._execution_index = next_execution_index_of(self.data)
+        self._execution_error: dict[str, Any] | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._pending_hooks: list[asyncio.Future[Any]] = []
+        self._last_skipped: str | None = None
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def run_data(self) -> RunData:
+        return self.data["resultData"]["runData"]
+
+    @property
+    def stack(self) -> list[ExecuteData]:
+        return self.data["executionData"]["nodeExecutionStack"]
+
+    async def run(
+        self,
+        *,
+        start_node: str | None = None,
+        trigger_items: list[Item] | None = None,
+        destination_node: str | None = None,
+        pin_data: dict[str, list[Any]] | None = None,
+    ) -> Run:
+        """Run from ``start_node`` (default: the workflow's trigger) with ``trigger_items`` as its input."""
+        from weft.engine.start import prepare_start
+
+        prepare_start(self, start_node, trigger_items, destination_node, pin_data)
+        return await self._drive(resumed=False)
+
+    async def resume(self) -> Run:
+        """Continue ``self.data`` (a waiting or interrupted execution) from its stack."""
+        self._handle_waiting_state()
+        return await self._drive(resumed=True)
+
+    async def run_partial(self, *, run_data: RunData, dirty_nodes: list[str], destination: str) -> Run:
+        """Run up to ``destination``, reusing ``run_data`` of nodes before it that are not dirty."""
+        from weft.engine.partial import run_partial
+
+        return await run_partial(self, run_data=run_data, dirty_nodes=dirty_nodes, destination=destination)
+
+    async def start_prepared(self) -> Run:
+        """Run ``self.data`` as prepared by the caller (stack, pin data, start data)."""
+        return await self._drive(resumed=False)
+
+    def reset_execution_index(self, index: int) -> None:
+        self._execution_index = index
+
+    def cancel(self, reason: ExecutionCancelledError | None = None) -> None:
+        """Stop the execution: the running node is interrupted and the execution ends ``canceled``."""
+        if self.cancel_reason is not None:
+            return
+        self.cancel_reason = reason or ExecutionCancelledError()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def resume_url(self) -> str | None:
+        base = self.options.resume_url_base
+        if base is None or self.execution_id is None:
+            return None
+        url = f"{base.rstrip('/')}/{self.execution_id}"
+        sign = self.options.sign_resume_url
+        return f"{url}?signature={sign(self.execution_id)}" if sign else url
+
+    def next_execution_index(self) -> int:
+        index = self._execution_index
+        self._execution_index += 1
+        return index
+
+    def fire(self, name: HookName, *args: Any) -> None:
+        """Run a hook from synchronous code; async handlers are awaited before the current node ends."""
+        if not self.hooks.has(name):
+            return
+        self._pending_hooks.append(asyncio.ensure_future(self.hooks.run(name, *args)))
+
+    # ------------------------------------------------------------------ the loop
+
+    async def _drive(self, *, resumed: bool) -> Run:
+        timeout = self.workflow.settings.executionTimeout
+        timer = None
+        if timeout is not None and timeout > 0:
+            timer = asyncio.get_running_loop().call_later(
+                timeout, self.cancel, TimeoutExecutionCancelledError(timeout)
+            )
+        task: asyncio.Task[Run] = asyncio.ensure_future(self._run_loop(resumed))
+        self._task = task
+        try:
+            return await task
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    async def _run_loop(self, resumed: bool) -> Run:
+        await self.hooks.run("workflowExecuteResume" if resumed else "workflowExecuteBefore", self.workflow, self.data)
+        while self.stack and self.cancel_reason is None:
+            entry = self.stack.pop(0)
+            if await self._step(entry) is Step.STOP:
+                break
+            if not self.stack and self.data["executionData"]["waitingExecution"]:
+                scheduling.release_waiting_node(
+                    self.workflow, self.data["executionData"], self._required_inputs, self._declared_inputs
+                )
+        run = self._finish()
+        await self.hooks.run("workflowExecuteAfter", run, None)
+        return run
+
+    async def _step(self, entry: ExecuteData) -> Step:
+        """Run one stack entry: prepare, execute (with retries), record, route."""
+        name = entry["node"]["name"]
+        # 1. bookkeeping known before the node runs
+        outcomes.add_paired_item_lineage(entry)
+        run_index = entry.get("runIndex", len(self.run_data.get(name, [])))
+        if self._filtered_out(name):
+            return Step.CONTINUE
+        node_type = self._node_type(entry)
+        connection_input = self._connection_input(entry, node_type)
+        if connection_input is None:
+            return self._skip(f"{name}:{run_index}")
+        task = self._task_started(entry)
+        if not (entry.get("metadata") or {}).get("nodeWasResumed"):
+            await self.hooks.run("nodeExecuteBefore", name, task)
+        # 2. run it
+        output, error = await self._run_with_retries(entry, node_type, run_index, connection_input)
+        if isinstance(output, EngineRequest):
+            self._handle_request(entry, output, run_index)
+            return Step.CONTINUE
+        # 3. record the outcome and route the output
+        task = self._finished_task(task, entry)
+        if error is not None:
+            return await self._handle_error(entry, task, error, run_index)
+        return await self._handle_success(entry, task, output, run_index)
+
+    # ------------------------------------------------------------------ running a node
+
+    async def _run_with_retries(
+        self, entry: ExecuteData, node_type: NodeType, run_index: int, connection_input: list[Item]
+    ) -> tuple[NodeOutput | EngineRequest | None, BaseException | None]:
+        node = self.workflow.nodes[entry["node"]["name"]]
+        tries, wait_s = outcomes.retry_params(node, entry)
+        response = collect_action_responses(entry, self.run_data)
+        output: NodeOutput | EngineRequest | None = None
+        error: BaseException | None = None
+        for attempt in range(tries):
+            if attempt:
+                await asyncio.sleep(wait_s)
+            error = None
+            try:
+                output = await self._run_node(entry, node_type, run_index, connection_input, response)
+            except asyncio.CancelledError:
+                if self.cancel_reason is None:
+                    raise
+                return None, CancelSignal(self.cancel_reason)
+            except CancelSignal as signal:
+                return None, signal
+            except EngineSignal:
+                raise
+            except Exception as exc:
+                error = wrap_node_error(exc, node.name)
+                continue
+            finally:
+                await self._flush_hooks()
+            if isinstance(output, EngineRequest) or not outcomes.output_failed(output):
+                break
+        return output, error
+
+    async def _run_node(
+        self,
+        entry: ExecuteData,
+        node_type: NodeType,
+        run_index: int,
+        connection_input: list[Item],
+        response: EngineResponse | None,
+    ) -> NodeOutput | EngineRequest | None:
+        node_json = entry["node"]
+        if node_json.get("disabled"):
+            main = entry["data"].get("main") or []
+            if (entry.get("metadata") or {}).get("forwardAllOutputs"):
+                return [list(items or []) for items in main]
+            return [list(main[0] or [])] if main else None
+        pinned = self._pinned(node_json["name"])
+        if pinned is not None:
+            return [pinned]
+        node = self.workflow.nodes[node_json["name"]]
+        if node.executeOnce:
+            entry = {**entry, "data": {k: [i[:1] if i else i for i in v] for k, v in entry["data"].items()}}
+            connection_input = connection_input[:1]
+        ctx = ExecuteContext(
+            self,
+            node,
+            node_type,
+            entry,
+            run_index=run_index,
+            connection_input=connection_input,
+            engine_response=response,
+        )
+        result = await node_type.execute(ctx)
+        if isinstance(result, EngineRequest) or result is None:
+            return result
+        return [[to_item(i) for i in items] if items is not None else [] for items in result]
+
+    def _pinned(self, name: str) -> list[Item] | None:
+        pin_data = self.data["resultData"].get("pinData") or {}
+        node = self.workflow.nodes.get(name)
+        if name not in pin_data or node is None or node.disabled:
+            return None
+        return [to_item(item) for item in pin_data[name]]
+
+    # ------------------------------------------------------------------ outcomes
+
+    async def _handle_success(
+        self, entry: ExecuteData, task: TaskData, output: NodeOutput | EngineRequest | None, run_index: int
+    ) -> Step:
+        name = entry["node"]["name"]
+        node = self.workflow.nodes[name]
+        data: NodeOutput | None = output if not isinstance(output, EngineRequest) else None
+        if data is not None and node.onError == "continueErrorOutput":
+            outcomes.route_error_output(data, entry, self._main_output_count(entry))
+        data = outcomes.assign_paired_items(data, entry)
+        if data is not None:
+            self.data["resultData"]["lastNodeExecuted"] = name
+        if node.alwaysOutputData:
+            data = outcomes.ensure_always_output_data(data, entry)
+        if data is None and not self.data.get("waitTill"):
+            return Step.CONTINUE  # the node succeeded with no data: the branch ends
+        return await self._record_and_route(entry, task, data or [], run_index)
+
+    async def _handle_error(self, entry: ExecuteData, task: TaskData, error: BaseException, run_index: int) -> Step:
+        name = entry["node"]["name"]
+        node = self.workflow.nodes[name]
+        if isinstance(error, CancelSignal):
+            return await self._handle_cancel(entry, task, error, run_index)
+        error_json = outcomes.error_to_json(error, name)
+        task["error"] = error_json
+        task["executionStatus"] = "error"
+        self.data["resultData"]["lastNodeExecuted"] = name
+        await self.hooks.run("sendChunk", _error_chunk(node.id, name, run_index, error_json))
+        rewire = entry["node"].get("rewireOutputLogTo")
+        is_tool = rewire == "ai_tool"
+        if outcomes.continues_on_error(node) or (is_tool and node.onError != "stopWorkflow"):
+            main = entry["data"].get("main") or []
+            if is_tool:
+                passthrough: NodeOutput = [[{"json": {"error": error_json["message"]}}]]
+            else:
+                passthrough = [list(main[0])] if main and main[0] is not None else []
+            return await self._record_and_route(entry, task, passthrough, run_index)
+        if rewire:
+            task["data"] = {rewire: [[{"json": {"error": error_json["message"]}}]]}
+        self._upsert(name, run_index, task)
+        self.stack.insert(0, entry)
+        self._execution_error = error_json
+        await self.hooks.run("nodeExecuteAfter", name, task, self.data)
+        return Step.STOP
+
+    async def _handle_cancel(self, entry: ExecuteData, task: TaskData, signal: CancelSignal, run_index: int) -> Step:
+        name = entry["node"]["name"]
+        task["executionStatus"] = "canceled"
+        task["error"] = signal.reason.to_json()
+        self._upsert(name, run_index, task)
+        self.stack.insert(0, entry)
+        self.cancel_reason = self.cancel_reason or signal.reason
+        return Step.STOP
+
+    async def _record_and_route(self, entry: ExecuteData, task: TaskData, data: NodeOutput, run_index: int) -> Step:
+        name = entry["node"]["name"]
+        outcomes.normalize_node_errors(data)
+        rewire = entry["node"].get("rewireOutputLogTo")
+        task["data"] = {rewire or MAIN: data}  # type: ignore[dict-item]
+        self._upsert(name, run_index, task)
+        if self.data.get("waitTill"):
+            task["executionStatus"] = "waiting"
+            await self.hooks.run("nodeExecuteAfter", name, task, self.data)
+            self.stack.insert(0, {**entry, "runIndex": run_index})
+            return Step.STOP
+        destination = (self.data["startData"].get("destinationNode") or {}).get("nodeName")
+        if not rewire and destination != name:
+            for edge in scheduling.children_to_schedule(self.workflow, name, data):  # type: ignore[arg-type]
+                scheduling.add_node_to_be_executed(
+                    self.workflow,
+                    self.data["executionData"],
+                    self.run_data,
+                    target=edge.target,
+                    target_index=edge.target_index,
+                    output_index=edge.source_index,
+                    parent=name,
+                    parent_output=data,  # type: ignore[arg-type]
+                    run_index=run_index,
+                )
+        await self.hooks.run("nodeExecuteAfter", name, task, self.data)
+        return Step.CONTINUE
+
+    def _handle_request(self, entry: ExecuteData, request: EngineRequest, run_index: int) -> None:
+        entries = handle_request(
+            self.workflow,
+            requester=entry["node"]["name"],
+            request=request,
+            run_index=run_index,
+            execute_data=entry,
+            run_data=self.run_data,
+        )
+        # the list is in pop order (requested nodes in request order, then the requester): put it on top as is
+        self.stack[0:0] = entries
+
+    # ------------------------------------------------------------------ helpers
+
+    def _node_type(self, entry: ExecuteData) -> NodeType:
+        node = self.workflow.nodes[entry["node"]["name"]]
+        return self.registry.get(node.type, node.typeVersion)
+
+    def _connection_input(self, entry: ExecuteData, node_type: NodeType) -> list[Item] | None:
+        """Items of main input 0, or ``None`` when the node has no input data and must not run (v1)."""
+        if node_type.description.is_trigger:
+            main = entry["data"].get("main") or []
+            return list(main[0] or []) if main else []
+        main = entry["data"].get("main") or []
+        if not main:
+            return None
+        data = main[0]
+        if self.workflow.settings.executionOrder == "v1":
+            # inputs may be missing under v1: use the first one that has data
+            data = next((d for d in main if d), data)
+        elif not data:
+            data = self._loop_back_input(entry, main)
+        return data if data else None
+
+    def _loop_back_input(self, entry: ExecuteData, main: list[list[Item] | None]) -> list[Item] | None:
+        """The first input is empty: use data that came back to this node from further down (a loop)."""
+        source = (entry.get("source") or {}).get("main") or []
+        if source and source[0] is not None:
+            return None
+        name = entry["node"]["name"]
+        descendants = set(self.workflow.children(name))
+        for index, items in enumerate(main):
+            src = source[index] if index < len(source) else None
+            previous = src["previousNode"] if src else None
+            if items and previous is not None and (previous == name or previous in descendants):
+                return items
+        return None
+
+    def _skip(self, key: str) -> Step:
+        if key == self._last_skipped:
+            raise WorkflowOperationError("Stopped execution because it seems to be in an endless loop")
+        self._last_skipped = key
+        return Step.CONTINUE
+
+    def _filtered_out(self, name: str) -> bool:
+        node_filter = self.data["startData"].get("runNodeFilter")
+        return node_filter is not None and name not in node_filter
+
+    def _task_started(self, entry: ExecuteData) -> TaskData:
+        source = entry.get("source")
+        return {
+            "startTime": int(time.time() * 1000),
+            "executionIndex": self.next_execution_index(),
+            "executionTime": 0,
+            "source": list(source["main"]) if source else [],
+            "hints": [],
+        }
+
+    def _finished_task(self, task: TaskData, entry: ExecuteData) -> TaskData:
+        task["executionTime"] = int(time.time() * 1000) - task["startTime"]
+        task["executionStatus"] = "waiting" if self.data.get("waitTill") else "success"
+        if entry.get("metadata"):
+            task["metadata"] = entry["metadata"]
+        return task
+
+    def _upsert(self, name: str, run_index: int, task: TaskData) -> None:
+        runs = self.run_data.setdefault(name, [])
+        if run_index < len(runs):
+            existing = runs[run_index]
+            if "inputOverride" in existing and "inputOverride" not in task:
+                task["inputOverride"] = existing["inputOverride"]
+            if existing.get("startTime") == 0 and existing.get("source") and not task.get("source"):
+                task["source"] = existing["source"]
+            runs[run_index] = task
+        else:
+            runs.append(task)
+
+    def _main_output_count(self, entry: ExecuteData) -> int:
+        node = self.workflow.nodes[entry["node"]["name"]]
+        node_type = self._node_type(entry)
+        outputs = node_type.description.output_types(node.parameters)
+        return sum(1 for o in outputs if o == MAIN) + (1 if node.onError == "continueErrorOutput" else 0)
+
+    def _required_inputs(self, name: str) -> int | tuple[int, ...] | list[int] | None:
+        node = self.workflow.nodes[name]
+        required = self.registry.get(node.type, node.typeVersion).description.required_inputs
+        return required(node.parameters) if callable(required) else required
+
+    def _declared_inputs(self, name: str) -> int:
+        node = self.workflow.nodes[name]
+        declared = self.registry.get(node.type, node.typeVersion).description.input_types(node.parameters)
+        return max(sum(1 for t in declared if t == MAIN), self.workflow.input_count(name))
+
+    async def _flush_hooks(self) -> None:
+        if self._pending_hooks:
+            pending, self._pending_hooks = self._pending_hooks, []
+            await asyncio.gather(*pending)
+
+    def _handle_waiting_state(self) -> None:
+        """Resuming a waiting execution: the node at the stack head passes its data through (n8n), unless it
+        asked to run again (``waitReason: 'resume-node'``, chapter 23's human approval)."""
+        if not self.data.get("waitTill"):
+            return
+        self.data["waitTill"] = None
+        reason = self.data.pop("waitReason", None)
+        if reason in ("resume-node", "suspended") or not self.stack:
+            return
+        head = self.stack[0]
+        head["node"] = {**head["node"], "disabled": True}
+
+    def _finish(self) -> Run:
+        stopped = datetime.now(UTC)
+        result = self.data["resultData"]
+        status: str
+        if self.cancel_reason is not None:
+            status = "canceled"
+            result["error"] = self.cancel_reason.to_json()
+        elif self._execution_error is not None:
+            status = "error"
+            result["error"] = self._execution_error
+        elif self.data.get("waitTill"):
+            status = "waiting"
+        else:
+            status = "success"
+        run: Run = {
+            "data": self.data,
+            "mode": self.mode,
+            "startedAt": _iso(self.started_at),
+            "stoppedAt": _iso(stopped),
+            "status": status,  # type: ignore[typeddict-item]
+            "finished": status == "success",
+        }
+        if status == "waiting":
+            run["waitTill"] = self.data.get("waitTill")
+        return run
+
+    # ------------------------------------------------------------------ sub-nodes
+
+    async def supply_sub_node_data(self, parent: _BaseContext, connection_type: str, item_index: int) -> list[Any]:
+        """Ask every enabled sub-node connected to ``parent`` on ``connection_type`` for its data."""
+        supplied: list[Any] = []
+        for sub_name in self.workflow.sub_nodes(parent.node.name, connection_type):
+            sub = self.workflow.nodes[sub_name]
+            if sub.disabled:
+                continue
+            node_type = self.registry.get(sub.type, sub.typeVersion)
+            ctx = SupplyContext(self, sub, node_type, parent)
+            value = await node_type.supply_data(ctx, item_index)
+            if isinstance(value, list):
+                supplied.extend(value)
+            else:
+                supplied.append(value)
+        await self._flush_hooks()
+        return supplied
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _error_chunk(node_id: str | None, name: str, run_index: int, error: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "content": error.get("description") or error.get("message"),
+        "metadata": {"nodeId": node_id, "nodeName": name, "runIndex": run_index, "itemIndex": 0},
+    }

@@ -1,0 +1,347 @@
+"""The contract between node types and whatever runs them (the engine, the agent, tests).
+
+A node type is a class with a :class:`NodeDescription` and an async ``execute(ctx)``. ``execute`` returns the
+node's output (one list of items per output), ``None`` to end the branch, or an :class:`EngineRequest`: "run
+these nodes for me and call me again with their results". The engine answers with an :class:`EngineResponse`
+in ``ctx.engine_response`` on the next call. The agent (``weft.ai``) and the engine (``weft.engine``) meet here
+and never import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+
+from weft.workflow import AI_TOOL, MAIN, Item, NodeModel, NodeOutput, TaskData, Workflow
+
+if TYPE_CHECKING:
+    from weft.expressions import ExpressionContext
+
+
+class _Missing:
+    """Sentinel: "no default given" (distinct from ``None``)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+# --------------------------------------------------------------------------- engine request / response
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExecuteNodeAction:
+    """Ask the engine to run one node (n8n's ``ExecuteNodeAction``)."""
+
+    node_name: str
+    """The node to run; usually a tool connected to the requester."""
+    input: dict[str, Any]
+    """Arguments, merged over the requester's input item to form the node's input item."""
+    id: str
+    """Correlation id, e.g. the model's tool-call id; the tool's input gets it as ``toolCallId``."""
+    type: str = AI_TOOL
+    """Connection type the node's output is logged under (``ai_tool``): never routed downstream."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Free-form; ``itemIndex`` picks the requester's input item, ``parentNodeName`` re-parents (HITL)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "actionType": "ExecutionNodeAction",
+            "nodeName": self.node_name,
+            "input": self.input,
+            "type": self.type,
+            "id": self.id,
+            "metadata": self.metadata,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ExecuteNodeAction:
+        return cls(
+            node_name=data["nodeName"],
+            input=dict(data.get("input") or {}),
+            id=str(data.get("id", "")),
+            type=data.get("type", AI_TOOL),
+            metadata=dict(data.get("metadata") or {}),
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EngineRequest:
+    """Returned by ``execute`` instead of items: run ``actions``, then resume me (n8n's ``EngineRequest``)."""
+
+    actions: list[ExecuteNodeAction]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Kept by the engine and handed back in the response: the requester's state across the round trip.
+    It is stored with the execution, so it must be plain JSON."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"actions": [a.to_json() for a in self.actions], "metadata": self.metadata}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ActionResponse:
+    """The result of one requested action: the node's run record."""
+
+    action: ExecuteNodeAction
+    data: TaskData
+    """The node's ``ITaskData``; its output is in ``data["data"]["ai_tool"]``."""
+
+    @property
+    def items(self) -> list[Item]:
+        """The items the node produced on the action's connection type (``[]`` when none)."""
+        outputs = self.data.get("data", {}).get(self.action.type) or [[]]
+        return list(outputs[0] or []) if outputs else []
+
+    @property
+    def failed(self) -> bool:
+        return self.data.get("executionStatus") == "error"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EngineResponse:
+    """Handed to a resumed node: the results of the actions it requested (n8n's ``EngineResponse``)."""
+
+    action_responses: list[ActionResponse] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """The request's metadata, unchanged."""
+
+
+def is_engine_request(value: object) -> bool:
+    return isinstance(value, EngineRequest)
+
+
+# --------------------------------------------------------------------------- tools
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToolSpec:
+    """A tool as an agent sees it: name, description, JSON Schema, and the node that runs it.
+
+    Tool sub-nodes supply one (or a list, for toolkits such as MCP) from ``supply_data``; the agent offers it to
+    the model and, when the model calls it, asks the engine to run ``source_node_name``.
+    """
+
+    name: str
+    """Name the model calls (``nodeNameToToolName``: non ``[a-zA-Z0-9_-]`` runs become ``_``)."""
+    description: str
+    parameters: dict[str, Any]
+    """JSON Schema of the arguments (an ``object`` schema)."""
+    source_node_name: str
+    """The node the engine runs for a call."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """``isFromToolkit``, ``gatedToolNodeName`` (HITL) …: copied into the action's input/metadata."""
+
+
+# --------------------------------------------------------------------------- node description
+
+
+Connections = tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class NodeDescription:
+    """What a node type is: its n8n type name, versions and connections."""
+
+    name: str
+    """Full type name as in workflow JSON: ``n8n-nodes-base.set``, ``@n8n/n8n-nodes-langchain.agent``."""
+    display_name: str
+    versions: tuple[float, ...] = (1,)
+    """Every ``typeVersion`` a workflow may use."""
+    description: str = ""
+    group: tuple[str, ...] = ("transform",)
+    """``trigger`` marks start nodes; ``input``, ``output``, ``transform`` as in n8n."""
+    inputs: Connections = (MAIN,)
+    """Input connection types, or a function of the node's parameters (Merge's number of inputs)."""
+    outputs: Connections = (MAIN,)
+    """Output connection types, or a function of the parameters (Switch's rules)."""
+    required_inputs: int | tuple[int, ...] | Callable[[Mapping[str, Any]], int | tuple[int, ...] | None] | None = None
+    """Inputs that must have data for the node to run when the stack empties (n8n ``requiredInputs``)."""
+    usable_as_tool: bool = False
+    """An ``…Tool`` variant of this node is synthesized for agents."""
+    credentials: tuple[str, ...] = ()
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    """Parameter defaults by dotted path; :meth:`ExecuteContext.get_node_parameter` falls back on them."""
+    properties: tuple[Mapping[str, Any], ...] = ()
+    """n8n-style property descriptions, for the editor."""
+
+    @property
+    def default_version(self) -> float:
+        return max(self.versions)
+
+    @property
+    def is_trigger(self) -> bool:
+        return "trigger" in self.group
+
+    def input_types(self, parameters: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.inputs(parameters) if callable(self.inputs) else self.inputs
+
+    def output_types(self, parameters: Mapping[str, Any]) -> tuple[str, ...]:
+        return self.outputs(parameters) if callable(self.outputs) else self.outputs
+
+    @property
+    def is_sub_node(self) -> bool:
+        """A node without main outputs that supplies something to its parent (model, memory, tool)."""
+        outs = self.outputs if not callable(self.outputs) else ()
+        return bool(outs) and MAIN not in outs
+
+
+# --------------------------------------------------------------------------- contexts
+
+
+class ExecutionServices(Protocol):
+    """What the host (CLI, server, worker) provides to nodes beyond the engine itself."""
+
+    async def execute_workflow(
+        self,
+        ctx: ExecuteContext,
+        workflow: Mapping[str, Any],
+        items: list[Item],
+        *,
+        wait: bool = True,
+    ) -> NodeOutput | None:
+        """Run a sub-workflow (already loaded as JSON) with ``items`` as its trigger input; its last output."""
+        ...
+
+    async def get_credentials(self, ctx: ExecuteContext, credential_type: str) -> dict[str, Any]:
+        """The decrypted data of the node's credential of ``credential_type``."""
+        ...
+
+
+class NodeContext(Protocol):
+    """What every context offers: the node, its parameters and the workflow."""
+
+    node: NodeModel
+    workflow: Workflow
+    mode: str
+    run_index: int
+    execution_id: str | None
+
+    def get_node_parameter(
+        self,
+        name: str,
+        item_index: int = 0,
+        default: Any = MISSING,
+        *,
+        raw: bool = False,
+        extract_value: bool = False,
+    ) -> Any:
+        """The parameter at dotted path ``name``, expressions evaluated for ``item_index``.
+
+        ``default`` is returned when the parameter is absent (else the type's ``defaults``; else an error).
+        ``raw`` skips evaluation. ``extract_value`` unwraps n8n resource locators (``{"__rl": true, "value"}``).
+        """
+        ...
+
+    def evaluate_expression(self, expression: str, item_index: int = 0) -> Any:
+        ...
+
+    def expression_context(self) -> ExpressionContext:
+        """The data expressions and Code see for this run."""
+        ...
+
+    def get_input_data(self, input_index: int = 0, connection_type: str = MAIN) -> list[Item]:
+        ...
+
+    async def get_input_connection_data(self, connection_type: str, item_index: int = 0) -> list[Any]:
+        """What the sub-nodes connected on ``connection_type`` supply (models, memory, tools, parsers)."""
+        ...
+
+    async def get_credentials(self, credential_type: str) -> dict[str, Any]:
+        ...
+
+    def check_cancelled(self) -> None:
+        """Raise :class:`~weft.errors.CancelSignal` if the execution was cancelled."""
+        ...
+
+
+class ExecuteContext(NodeContext, Protocol):
+    """What a node sees while it runs on the execution stack (n8n's ``IExecuteFunctions``)."""
+
+    engine_response: EngineResponse | None
+    """Results of the actions this node requested, when it is resumed; else ``None``."""
+    services: ExecutionServices | None
+
+    def continue_on_fail(self) -> bool:
+        """Whether the node should turn item errors into ``{json: {error}}`` items (``onError`` ≠ stop)."""
+        ...
+
+    def get_context(self, kind: Literal["node", "flow"]) -> dict[str, Any]:
+        """Mutable state kept with the execution (``contextData``), per node or per workflow."""
+        ...
+
+    def put_execution_to_wait(self, wait_till: datetime, *, resume_node: bool = False) -> None:
+        """Pause the execution after this node until ``wait_till`` or a resume call.
+
+        With ``resume_node`` the node runs again on resume (chapter 23's ``waitReason: 'resume-node'``);
+        otherwise it passes its output through like n8n's Wait node.
+        """
+        ...
+
+    def get_resume_url(self) -> str:
+        ...
+
+    async def send_chunk(self, kind: str, content: Any = None) -> None:
+        """Stream a chunk (``begin``/``item``/``end``/``error``) to the client, when the execution streams."""
+        ...
+
+
+class SupplyDataContext(NodeContext, Protocol):
+    """What a sub-node sees while it supplies data to its parent (n8n's ``ISupplyDataFunctions``)."""
+
+    parent_node_name: str
+
+    def add_input_data(self, connection_type: str, data: list[list[Item]]) -> int:
+        """Open a run of this sub-node with ``data`` as its ``inputOverride``; returns the run index."""
+        ...
+
+    def add_output_data(
+        self,
+        connection_type: str,
+        run_index: int,
+        data: list[list[Item]] | BaseException,
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        """Close that run with output ``data`` (or an error)."""
+        ...
+
+
+# --------------------------------------------------------------------------- node types
+
+
+class NodeType:
+    """Base class of node types. Subclasses set ``description`` and implement what they support."""
+
+    description: ClassVar[NodeDescription]
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput | EngineRequest | None:
+        """Run on the execution stack. Sub-nodes that are only supplied need not implement it."""
+        raise NotImplementedError(f"Node type {self.description.name!r} cannot be executed on its own")
+
+    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> Any:
+        """Supply an object (a chat model, a memory, a tool definition …) to the parent node."""
+        raise NotImplementedError(f"Node type {self.description.name!r} supplies no data")
+
+    @classmethod
+    def supports(cls, method: Literal["execute", "supply_data"]) -> bool:
+        return getattr(cls, method) is not getattr(NodeType, method)
+
+
+__all__ = [
+    "MISSING",
+    "ActionResponse",
+    "EngineRequest",
+    "EngineResponse",
+    "ExecuteContext",
+    "ExecuteNodeAction",
+    "ExecutionServices",
+    "NodeContext",
+    "NodeDescription",
+    "NodeType",
+    "SupplyDataContext",
+    "ToolSpec",
+    "is_engine_request",
+]

@@ -1,0 +1,136 @@
+"""The node-type registry: built-ins, ``weft.nodes`` entry points, and synthesized ``…Tool`` types.
+
+Built-in types are listed by name and imported on first use, so ``weft execute`` only imports the nodes its
+workflow uses.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping
+from importlib.metadata import entry_points
+
+from weft.errors import UnknownNodeTypeError
+from weft.nodes.contract import NodeType
+
+#: ``{type name: "module:Class"}`` or a loaded class.
+CatalogEntry = str | type[NodeType]
+
+#: Hook that turns a ``usableAsTool`` node type into its ``…Tool`` type (set by ``weft.nodes.as_tool``).
+ToolSynthesizer = Callable[[type[NodeType]], type[NodeType]]
+
+
+class NodeRegistry:
+    """Resolves a node's ``type`` and ``typeVersion`` to a :class:`NodeType` instance."""
+
+    def __init__(self, catalog: Mapping[str, CatalogEntry] | None = None, *, load_entry_points: bool = True) -> None:
+        self._catalog: dict[str, CatalogEntry] = {}
+        self._instances: dict[str, NodeType] = {}
+        self._entry_points_loaded = not load_entry_points
+        if catalog is None:
+            from weft.nodes.builtin import CATALOG
+
+            catalog = CATALOG
+        self._catalog.update(catalog)
+
+    # ------------------------------------------------------------------ registration
+
+    def register(self, node_type: type[NodeType], *, name: str | None = None) -> None:
+        """Add (or replace) a node type."""
+        key = name or node_type.description.name
+        self._catalog[key] = node_type
+        self._instances.pop(key, None)
+
+    def register_many(self, node_types: Iterable[type[NodeType]]) -> None:
+        for node_type in node_types:
+            self.register(node_type)
+
+    def _load_entry_points(self) -> None:
+        if self._entry_points_loaded:
+            return
+        self._entry_points_loaded = True
+        for ep in entry_points(group="weft.nodes"):
+            loaded = ep.load()
+            if isinstance(loaded, Mapping):
+                for key, value in loaded.items():
+                    self._catalog.setdefault(key, value)
+            elif isinstance(loaded, type) and issubclass(loaded, NodeType):
+                self._catalog.setdefault(loaded.description.name, loaded)
+            else:
+                for node_type in loaded:
+                    self._catalog.setdefault(node_type.description.name, node_type)
+
+    # ------------------------------------------------------------------ lookup
+
+    def names(self) -> list[str]:
+        self._load_entry_points()
+        return sorted(self._catalog)
+
+    def type_class(self, type_name: str) -> type[NodeType] | None:
+        entry = self._catalog.get(type_name)
+        if entry is None:
+            self._load_entry_points()
+            entry = self._catalog.get(type_name)
+        if entry is None:
+            return self._synthesize_tool(type_name)
+        if isinstance(entry, str):
+            module_name, _, attr = entry.partition(":")
+            entry = getattr(importlib.import_module(module_name), attr)
+            self._catalog[type_name] = entry
+        return entry
+
+    def get(self, type_name: str, version: float | None = None) -> NodeType:
+        """The node type, or :class:`UnknownNodeTypeError` naming it."""
+        instance = self._instances.get(type_name)
+        if instance is None:
+            cls = self.type_class(type_name)
+            if cls is None:
+                raise UnknownNodeTypeError(_unknown_message(type_name), field="type")
+            instance = self._instances[type_name] = cls()
+        return instance
+
+    def check(self, type_name: str, version: float) -> str | None:
+        """``None`` when usable, else why not (used by workflow validation)."""
+        cls = self.type_class(type_name)
+        if cls is None:
+            return _unknown_message(type_name)
+        versions = cls.description.versions
+        if version not in versions:
+            listed = ", ".join(f"{v:g}" for v in versions)
+            return (
+                f"Node type {type_name!r} has no typeVersion {version:g}. "
+                f"Supported versions: {listed}; set the node's 'typeVersion' to one of them."
+            )
+        return None
+
+    def _synthesize_tool(self, type_name: str) -> type[NodeType] | None:
+        if not type_name.endswith("Tool"):
+            return None
+        base = self.type_class(type_name[: -len("Tool")])
+        if base is None or not base.description.usable_as_tool:
+            return None
+        from weft.nodes.as_tool import convert_node_to_tool
+
+        tool = convert_node_to_tool(base)
+        self._catalog[type_name] = tool
+        return tool
+
+
+def _unknown_message(type_name: str) -> str:
+    return (
+        f"Unknown node type {type_name!r}. It is not built into Weft and no installed package provides it "
+        "(packages add node types through the 'weft.nodes' entry point); replace the node or install its package."
+    )
+
+
+_default: NodeRegistry | None = None
+
+
+def default_registry() -> NodeRegistry:
+    """The process-wide registry with the built-in nodes and installed packages."""
+    global _default
+    if _default is None:
+        _default = NodeRegistry()
+    return _default
+
+

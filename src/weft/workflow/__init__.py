@@ -1,0 +1,63 @@
+"""The workflow model (L1): n8n's export JSON, graph queries, items and run-data shapes."""
+
+from weft.workflow.graph import Edge, Workflow
+from weft.workflow.items import (
+    AI_LANGUAGE_MODEL,
+    AI_MEMORY,
+    AI_OUTPUT_PARSER,
+    AI_TOOL,
+    MAIN,
+    ExecuteData,
+    Item,
+    JsonObject,
+    NodeOutput,
+    PairedItem,
+    Run,
+    RunData,
+    RunExecutionData,
+    SourceData,
+    TaskData,
+    new_item,
+    paired_items_of,
+)
+from weft.workflow.model import (
+    Connection,
+    NodeModel,
+    WorkflowModel,
+    WorkflowSettings,
+    dump_workflow,
+    load_workflow,
+    parse_workflow,
+)
+from weft.workflow.validate import NodeTypeLookup, validate_workflow
+
+__all__ = [
+    "AI_LANGUAGE_MODEL",
+    "AI_MEMORY",
+    "AI_OUTPUT_PARSER",
+    "AI_TOOL",
+    "MAIN",
+    "Connection",
+    "Edge",
+    "ExecuteData",
+    "Item",
+    "JsonObject",
+    "NodeModel",
+    "NodeOutput",
+    "NodeTypeLookup",
+    "PairedItem",
+    "Run",
+    "RunData",
+    "RunExecutionData",
+    "SourceData",
+    "TaskData",
+    "Workflow",
+    "WorkflowModel",
+    "WorkflowSettings",
+    "dump_workflow",
+    "load_workflow",
+    "new_item",
+    "paired_items_of",
+    "parse_workflow",
+    "validate_workflow",
+]
