@@ -14,6 +14,7 @@ from weft.nodes.contract import (
     ExecuteNodeAction,
     NodeDescription,
     NodeType,
+    SupplyDataContext,
 )
 from weft.nodes.registry import NodeRegistry
 from weft.workflow import AI_TOOL, MAIN, NodeOutput
@@ -190,7 +191,37 @@ class WaitHere(NodeType):
         return [ctx.get_input_data()]
 
 
+class Supplier(NodeType):
+    """A sub-node on ``ai_memory`` that supplies ``{"value": <parameter>}`` and records one run per call."""
+
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="weft.test.supplier", display_name="Supplier", inputs=(), outputs=("ai_memory",)
+    )
+
+    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> Any:
+        value = ctx.get_node_parameter("value", item_index, "v")
+        run = ctx.add_input_data("ai_memory", [[{"json": {"asked": item_index}}]])
+        ctx.add_output_data("ai_memory", run, [[{"json": {"value": value}}]])
+        return {"value": value}
+
+
+class Consumer(NodeType):
+    """Outputs what its ``ai_memory`` sub-nodes supply, once per input item."""
+
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="weft.test.consumer", display_name="Consumer", inputs=(MAIN, "ai_memory")
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        out = []
+        for index, _ in enumerate(ctx.get_input_data()):
+            out.append({"json": {"supplied": await ctx.get_input_connection_data("ai_memory", index)}})
+        return [out]
+
+
 PROBE_NODES: tuple[type[NodeType], ...] = (
+    Supplier,
+    Consumer,
     WaitHere,
     SetValues,
     Route,

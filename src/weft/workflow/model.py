@@ -118,7 +118,7 @@ def parse_workflow(data: Any, *, source: str = "workflow") -> WorkflowModel:
         return WorkflowModel.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        where = ".".join(str(p) for p in _data_path(data, first["loc"]))
         node_name = _node_name_at(data, first["loc"])
         node_part = f" (node {node_name!r})" if node_name else ""
         raise WorkflowFileError(
@@ -127,6 +127,24 @@ def parse_workflow(data: Any, *, source: str = "workflow") -> WorkflowModel:
             field=where,
             fix="Correct that field in the workflow JSON.",
         ) from None
+
+
+def _data_path(data: Any, loc: tuple[Any, ...]) -> list[Any]:
+    """The part of a pydantic error location that exists in the data (drops union-branch names)."""
+    path: list[Any] = []
+    current = data
+    for part in loc:
+        if isinstance(current, dict) and part in current:
+            current = current[part]
+        elif isinstance(current, list) and isinstance(part, int) and part < len(current):
+            current = current[part]
+        elif isinstance(current, dict | list):
+            path.append(part)  # a missing field: name it, then stop
+            break
+        else:
+            break
+        path.append(part)
+    return path
 
 
 def _node_name_at(data: dict[str, Any], loc: tuple[Any, ...]) -> str | None:

@@ -1,0 +1,70 @@
+"""``weft execute``: summary, ``--json`` (exactly the IRun) and exit codes, in a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from weft.testing.workflows import connect, node, workflow
+
+
+def _weft(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "weft", *args], capture_output=True, text=True, timeout=60)
+
+
+def _write(tmp_path: Path, data: dict) -> str:
+    path = tmp_path / "wf.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def _ok_workflow() -> dict:
+    return workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node("Items", position=(200, 0)),
+        connect("Start", "Items"),
+        pin_data={"Items": [{"json": {"a": 1}}, {"json": {"a": 2}}]},
+    )
+
+
+def test_json_output_is_exactly_the_irun(tmp_path: Path) -> None:
+    result = _weft("execute", "--file", _write(tmp_path, _ok_workflow()), "--json")
+    assert result.returncode == 0, result.stderr
+    run = json.loads(result.stdout)
+    assert set(run) >= {"data", "mode", "startedAt", "stoppedAt", "status"}
+    assert run["status"] == "success" and run["mode"] == "cli"
+    assert run["data"]["resultData"]["lastNodeExecuted"] == "Items"
+    assert [i["json"] for i in run["data"]["resultData"]["runData"]["Items"][0]["data"]["main"][0]] == [
+        {"a": 1},
+        {"a": 2},
+    ]
+
+
+def test_summary_lists_nodes_in_order(tmp_path: Path) -> None:
+    result = _weft("execute", "--file", _write(tmp_path, _ok_workflow()))
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].strip().startswith("Start  run 0  success")
+    assert "Items  run 0  success  items out 2" in lines[1]
+    assert lines[-1] == "Execution success at node 'Items'"
+
+
+def test_failing_execution_exits_1_with_the_error(tmp_path: Path) -> None:
+    data = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node("Fail", "n8n-nodes-base.stopAndError", {"errorMessage": "stopped on purpose"}),
+        connect("Start", "Fail"),
+    )
+    result = _weft("execute", "--file", _write(tmp_path, data), "--json")
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["data"]["resultData"]["error"]["message"] == "stopped on purpose"
+
+
+def test_unloadable_file_exits_2_with_the_reason(tmp_path: Path) -> None:
+    result = _weft("execute", "--file", _write(tmp_path, workflow(node("X", "acme.unknown"))))
+    assert result.returncode == 2
+    assert "Unknown node type 'acme.unknown'" in result.stderr
+    assert result.stdout == ""
+    assert _weft("execute", "--file", str(tmp_path / "missing.json")).returncode == 2

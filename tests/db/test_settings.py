@@ -1,0 +1,56 @@
+"""``weft.settings`` (kept with the db tests: the database URL and the key are its main fields)."""
+
+from pathlib import Path
+
+import pytest
+
+from weft.errors import ConfigurationError
+from weft.settings import Settings
+
+
+def test_defaults(tmp_path: Path) -> None:
+    settings = Settings.from_env({"WEFT_USER_FOLDER": str(tmp_path)})
+    assert settings.user_folder == tmp_path
+    assert settings.database_url == f"sqlite:///{tmp_path / 'database.sqlite'}"
+    assert (settings.host, settings.port, settings.public_url) == ("127.0.0.1", 5678, "http://127.0.0.1:5678/")
+    assert (settings.executions_data_max_age, settings.executions_data_prune_max_count) == (336, 10000)
+    assert settings.encryption_key is None and settings.execution_timeout is None
+    assert settings.block_env_access_in_node is True and settings.save_manual_executions is True
+
+
+def test_default_user_folder_is_in_home() -> None:
+    assert Settings.from_env({}).user_folder == Path("~/.weft").expanduser()
+
+
+def test_values_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "WEFT_DATABASE_URL": "postgresql://u:p@db/weft",
+            "WEFT_ENCRYPTION_KEY": "secret",
+            "WEFT_PORT": "8080",
+            "WEFT_PUBLIC_URL": "https://weft.example.com",
+            "WEFT_EXECUTION_TIMEOUT": "30",
+            "WEFT_BLOCK_ENV_ACCESS_IN_NODE": "false",
+            "WEFT_EXECUTIONS_DATA_SAVE_ON_SUCCESS": "none",
+        }
+    )
+    assert settings.database_url == "postgresql://u:p@db/weft"
+    assert settings.encryption_key == "secret" and settings.port == 8080
+    assert settings.public_url == "https://weft.example.com/"
+    assert settings.execution_timeout == 30 and settings.block_env_access_in_node is False
+    assert settings.save_data_on_success == "none"
+    assert Settings.from_env({"WEFT_EXECUTION_TIMEOUT": "-1"}).execution_timeout is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("WEFT_PORT", "http"),
+        ("WEFT_BLOCK_ENV_ACCESS_IN_NODE", "maybe"),
+        ("WEFT_EXECUTION_TIMEOUT", "soon"),
+        ("WEFT_EXECUTIONS_DATA_SAVE_ON_ERROR", "some"),
+    ],
+)
+def test_bad_values_name_the_variable(name: str, value: str) -> None:
+    with pytest.raises(ConfigurationError, match=name):
+        Settings.from_env({name: value})

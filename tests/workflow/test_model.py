@@ -1,0 +1,91 @@
+"""Loading, validating and writing back n8n workflow JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from weft.errors import UnknownNodeTypeError, WorkflowDefinitionError, WorkflowFileError
+from weft.nodes.registry import default_registry
+from weft.testing.workflows import connect, node, workflow
+from weft.workflow import Workflow, dump_workflow, load_workflow, parse_workflow, validate_workflow
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "bench"
+
+
+@pytest.mark.parametrize("name", ["w1_webhook_set_respond.json", "a1_agent_calculator.json", "w2_chain_100_set.json"])
+def test_shared_workflows_round_trip_unchanged(name: str) -> None:
+    original = json.loads((SHARED / name).read_text())
+    assert dump_workflow(load_workflow(SHARED / name)) == original
+
+
+def test_unknown_fields_are_kept() -> None:
+    data = workflow(node("A", extraField={"x": 1}), node("B"), connect("A", "B"))
+    data["meta"] = {"instanceId": "abc"}
+    data["connections"]["A"]["main"][0][0]["custom"] = True
+    dumped = dump_workflow(parse_workflow(data))
+    assert dumped["meta"] == {"instanceId": "abc"}
+    assert dumped["nodes"][0]["extraField"] == {"x": 1}
+    assert dumped["connections"]["A"]["main"][0][0]["custom"] is True
+    assert dumped["nodes"][0]["typeVersion"] == 1 and isinstance(dumped["nodes"][0]["typeVersion"], int)
+
+
+def test_export_array_form_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "wf.json"
+    path.write_text(json.dumps([workflow(node("A"))]))
+    assert load_workflow(path).nodes[0].name == "A"
+
+
+def test_not_json_names_the_position(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"nodes": [}')
+    with pytest.raises(WorkflowFileError, match=r"not valid JSON: .* line 1, column 12"):
+        load_workflow(path)
+
+
+def test_missing_file_is_a_file_error(tmp_path: Path) -> None:
+    with pytest.raises(WorkflowFileError, match="Cannot read workflow file"):
+        load_workflow(tmp_path / "nope.json")
+
+
+def test_bad_field_names_the_node_and_field() -> None:
+    data = workflow(node("Broken"))
+    data["nodes"][0]["typeVersion"] = "three"
+    with pytest.raises(WorkflowFileError) as info:
+        parse_workflow(data)
+    assert info.value.node_name == "Broken" and info.value.field == "nodes.0.typeVersion"
+
+
+def test_duplicate_names_are_rejected_with_the_fix() -> None:
+    with pytest.raises(WorkflowDefinitionError, match="2 nodes named 'A'.*rename"):
+        validate_workflow(parse_workflow(workflow(node("A"), node("A"))))
+
+
+def test_connection_to_a_missing_node_is_rejected() -> None:
+    with pytest.raises(WorkflowDefinitionError, match="connects \\(main\\) to node 'Ghost'"):
+        validate_workflow(parse_workflow(workflow(node("A"), connect("A", "Ghost"))))
+
+
+def test_unknown_type_and_bad_version_name_the_node() -> None:
+    registry = default_registry()
+    with pytest.raises(UnknownNodeTypeError, match="Unknown node type 'acme.thing'") as info:
+        validate_workflow(parse_workflow(workflow(node("X", "acme.thing"))), registry)
+    assert info.value.node_name == "X"
+    with pytest.raises(UnknownNodeTypeError, match="has no typeVersion 7.*Supported versions: 1"):
+        validate_workflow(parse_workflow(workflow(node("Y", "n8n-nodes-base.noOp", version=7))), registry)
+
+
+def test_graph_queries() -> None:
+    wf = Workflow.from_json(
+        workflow(
+            node("A"), node("B"), node("C"), node("Model"),
+            connect("A", "B"), connect("B", "C"), connect("Model", "B", type_="ai_languageModel"),
+        )
+    )
+    assert wf.parents("C") == ["B", "A"]
+    assert wf.children("A") == ["B", "C"]
+    assert wf.sub_nodes("B", "ai_languageModel") == ["Model"]
+    assert wf.parents("B", None) == ["A", "Model"]
+    assert wf.input_count("B") == 1
