@@ -123,3 +123,13 @@ async def test_requester_without_parent_is_not_resumed(registry):
     runs = run["data"]["resultData"]["runData"]
     assert "Agent" not in runs
     assert "data" not in runs["Tool A"][0] and "executionStatus" not in runs["Tool A"][0]
+
+
+async def test_tool_timeout_becomes_an_error_result_for_the_requester(registry):
+    slow = {"nodeName": "Slow", "input": {}, "id": "slow", "metadata": {"timeoutMs": 50}}
+    wf = _agent_wf([slow])
+    wf["nodes"].append(node("Slow", "weft.test.sleep", {"seconds": 5}))
+    run = await run_workflow(wf, registry=registry)
+    assert run["status"] == "success"
+    assert output_json(run, "Agent")[0]["responses"] == [{"error": "Error: timed out after 50 ms"}]
+    assert run["data"]["resultData"]["runData"]["Slow"][0]["executionStatus"] == "error"

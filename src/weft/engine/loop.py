@@ -28,6 +28,7 @@ from weft.errors import (
     CancelSignal,
     EngineSignal,
     ExecutionCancelledError,
+    NodeOperationError,
     TimeoutExecutionCancelledError,
     WorkflowOperationError,
 )
@@ -279,7 +280,11 @@ class Execution:
             connection_input=connection_input,
             engine_response=response,
         )
-        result = await node_type.execute(ctx)
+        timeout_ms = (entry.get("metadata") or {}).get("timeoutMs")
+        if timeout_ms:
+            result = await _with_timeout(node_type.execute(ctx), timeout_ms, node.name)
+        else:
+            result = await node_type.execute(ctx)
         if isinstance(result, EngineRequest) or result is None:
             return result
         return [[to_item(i) for i in items] if items is not None else [] for items in result]
@@ -538,6 +543,18 @@ class Execution:
                 supplied.append(value)
         await self._flush_hooks()
         return supplied
+
+
+async def _with_timeout(call: Any, timeout_ms: float, node_name: str) -> Any:
+    """A requested node with ``timeoutMs`` fails with a clear error instead of holding the execution."""
+    try:
+        return await asyncio.wait_for(call, timeout_ms / 1000)
+    except TimeoutError:
+        raise NodeOperationError(
+            node_name,
+            f"Error: timed out after {timeout_ms:g} ms",
+            description="The tool did not answer in time; raise the tool call's timeout or make the tool faster.",
+        ) from None
 
 
 def _iso(moment: datetime) -> str:

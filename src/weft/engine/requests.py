@@ -73,6 +73,8 @@ def handle_request(
         )
         if overwrite is not None:
             entry["metadata"] = {"preserveSourceOverwrite": True, "preservedSourceOverwrite": overwrite}
+        if action.metadata.get("timeoutMs"):
+            entry.setdefault("metadata", {})["timeoutMs"] = action.metadata["timeoutMs"]
         entries.append(entry)
         actions_meta.append({"nodeName": action.node_name, "runIndex": tool_run_index, "action": action.to_json()})
     if _requester_source(execute_data) is None:

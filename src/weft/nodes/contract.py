@@ -46,7 +46,8 @@ class ExecuteNodeAction:
     type: str = AI_TOOL
     """Connection type the node's output is logged under (``ai_tool``): never routed downstream."""
     metadata: dict[str, Any] = field(default_factory=dict)
-    """Free-form; ``itemIndex`` picks the requester's input item, ``parentNodeName`` re-parents (HITL)."""
+    """Free-form; ``itemIndex`` picks the requester's input item, ``parentNodeName`` re-parents (HITL),
+    ``timeoutMs`` bounds the node's run (on timeout it fails like any tool error)."""
 
     def to_json(self) -> dict[str, Any]:
         return {

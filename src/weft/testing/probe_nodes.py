@@ -124,7 +124,7 @@ class Requester(NodeType):
                     input=spec.get("input", {}),
                     id=f"{spec.get('id', 'action')}_{done}",
                     type=AI_TOOL,
-                    metadata={"itemIndex": spec.get("itemIndex", 0)},
+                    metadata={"itemIndex": spec.get("itemIndex", 0), **spec.get("metadata", {})},
                 )
                 for spec in specs
             ]
