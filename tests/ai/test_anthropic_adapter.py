@@ -17,24 +17,38 @@ PROMPT: list[Message] = [SystemMessage(content="Be brief."), HumanMessage(conten
 
 def model_for(server: FakeAnthropicServer, **settings: Any) -> AnthropicChatModel:
     settings.setdefault("retry", RetryPolicy(max_retries=0))
-    return AnthropicChatModel(AnthropicSettings(model="claude-test", api_key="sk-ant", base_url=server.base_url, **settings))
+    return AnthropicChatModel(
+        AnthropicSettings(model="claude-test", api_key="sk-ant", base_url=server.base_url, **settings)
+    )
 
 
 async def test_request_bodies_use_system_tool_use_and_tool_result_blocks(
     fake_anthropic_server: FakeAnthropicServer, calculator: ToolDefinition
 ) -> None:
     fake_anthropic_server.add_turns(
-        {"text": "Checking.", "tool_calls": [{"name": "Calculator", "args": {"input": "2+2"}}, {"name": "Calculator", "args": {"input": "3+3"}}]},
+        {
+            "text": "Checking.",
+            "tool_calls": [
+                {"name": "Calculator", "args": {"input": "2+2"}},
+                {"name": "Calculator", "args": {"input": "3+3"}},
+            ],
+        },
         "2+2={{last_tool_result}}",
     )
     model = model_for(fake_anthropic_server, temperature=0.5)
     first = await model.generate(PROMPT, [calculator])
     assert first.message == AIMessage(
         content="Checking.",
-        tool_calls=[ToolCall(id="toolu_1", name="Calculator", args={"input": "2+2"}), ToolCall(id="toolu_2", name="Calculator", args={"input": "3+3"})],
+        tool_calls=[
+            ToolCall(id="toolu_1", name="Calculator", args={"input": "2+2"}),
+            ToolCall(id="toolu_2", name="Calculator", args={"input": "3+3"}),
+        ],
     )
     assert first.finish_reason == "tool_calls"
-    results = [ToolMessage(tool_call_id=c.id, name=c.name, content=v) for c, v in zip(first.message.tool_calls, ["4", "6"], strict=True)]
+    results = [
+        ToolMessage(tool_call_id=c.id, name=c.name, content=v)
+        for c, v in zip(first.message.tool_calls, ["4", "6"], strict=True)
+    ]
     second = await model.generate([*PROMPT, first.message, *results], [calculator])
     assert second.message.content == "2+2=6"
 
@@ -74,7 +88,9 @@ async def test_request_bodies_use_system_tool_use_and_tool_result_blocks(
 
 
 async def test_streaming_text_and_tool_use(fake_anthropic_server: FakeAnthropicServer) -> None:
-    fake_anthropic_server.add_turns({"text": "one two three", "tool": "Calculator", "args": {"input": "1"}, "usage": [9, 4]})
+    fake_anthropic_server.add_turns(
+        {"text": "one two three", "tool": "Calculator", "args": {"input": "1"}, "usage": [9, 4]}
+    )
     deltas: list[str] = []
 
     async def on_delta(text: str) -> None:
@@ -82,7 +98,9 @@ async def test_streaming_text_and_tool_use(fake_anthropic_server: FakeAnthropicS
 
     response = await model_for(fake_anthropic_server).generate(PROMPT, [], stream_callback=on_delta)
     assert deltas == ["one", " two", " three"]
-    assert response.message == AIMessage(content="one two three", tool_calls=[ToolCall(id="toolu_1", name="Calculator", args={"input": "1"})])
+    assert response.message == AIMessage(
+        content="one two three", tool_calls=[ToolCall(id="toolu_1", name="Calculator", args={"input": "1"})]
+    )
     assert (response.usage.input_tokens, response.usage.output_tokens) == (9, 4)
     assert fake_anthropic_server.bodies[0]["stream"] is True
 
@@ -91,7 +109,9 @@ async def test_streaming_text_and_tool_use(fake_anthropic_server: FakeAnthropicS
     ("status", "error_type"),
     [(401, ChatModelAuthError), (429, ChatModelRateLimitError), (529, ChatModelServerError)],
 )
-async def test_errors_are_mapped(fake_anthropic_server: FakeAnthropicServer, status: int, error_type: type[Exception]) -> None:
+async def test_errors_are_mapped(
+    fake_anthropic_server: FakeAnthropicServer, status: int, error_type: type[Exception]
+) -> None:
     fake_anthropic_server.add_turns({"error": status, "message": "nope"})
     with pytest.raises(error_type, match="Anthropic"):
         await model_for(fake_anthropic_server).generate(PROMPT, [])
@@ -105,7 +125,9 @@ async def test_timeout_and_retry(fake_anthropic_server: FakeAnthropicServer) -> 
     assert (await model.generate(PROMPT, [])).message.content == "recovered"
 
 
-async def test_anthropic_node_reads_credential_and_options(fake_anthropic_server: FakeAnthropicServer, make_ctx: Any) -> None:
+async def test_anthropic_node_reads_credential_and_options(
+    fake_anthropic_server: FakeAnthropicServer, make_ctx: Any
+) -> None:
     from weft.ai.nodes.lm_chat_anthropic import LmChatAnthropic
 
     fake_anthropic_server.add_turns("hello")

@@ -46,16 +46,25 @@ def test_json_carries_the_kind_discriminator() -> None:
         "content": "",
         "tool_calls": [{"id": "call_1", "name": "Calculator", "args": {"input": "12345 * 6789"}}],
     }
-    assert CONVERSATION[1].to_json()["content"][1] == {"kind": "image", "url": "data:image/png;base64,iVBO", "detail": "auto"}
+    assert CONVERSATION[1].to_json()["content"][1] == {
+        "kind": "image",
+        "url": "data:image/png;base64,iVBO",
+        "detail": "auto",
+    }
 
 
 def test_model_response_and_tool_definition_round_trip() -> None:
     response = ModelResponse(
-        message=AIMessage(content="hi"), usage=Usage(input_tokens=3, output_tokens=1), raw_model_name="m", finish_reason="stop"
+        message=AIMessage(content="hi"),
+        usage=Usage(input_tokens=3, output_tokens=1),
+        raw_model_name="m",
+        finish_reason="stop",
     )
     assert ModelResponse.from_json(json.loads(json.dumps(response.to_json()))) == response
     assert response.usage.total_tokens == 4
-    tool = ToolDefinition(name="t", description="d", parameters={"type": "object", "properties": {"a": {"type": "string"}}})
+    tool = ToolDefinition(
+        name="t", description="d", parameters={"type": "object", "properties": {"a": {"type": "string"}}}
+    )
     assert ToolDefinition.from_json(tool.to_json()) == tool
 
 
@@ -70,6 +79,6 @@ def test_helpers_read_the_conversation() -> None:
     assert last_human_text(CONVERSATION) == "What is on this picture?"
     assert trailing_tool_messages(CONVERSATION[:4]) == [CONVERSATION[3]]
     assert trailing_tool_messages(CONVERSATION) == []
-    assert buffer_string(CONVERSATION[:1] + [HumanMessage(content="hi")]) == (
+    assert buffer_string([*CONVERSATION[:1], HumanMessage(content="hi")]) == (
         "System: You are a helpful assistant.\nHuman: hi"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -35,7 +36,7 @@ PROMPT: list[Message] = [
     SystemMessage(content="You are a helpful assistant."),
     HumanMessage(content="What is 12345 * 6789? Use the calculator tool."),
 ]
-TOOL_JSON = {
+TOOL_JSON: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "Calculator",
@@ -55,7 +56,11 @@ async def run_tool_round(server: FakeOpenAIServer, model: OpenAIChatModel, tool:
     server.add_turns({"tool": "Calculator", "args": {"input": "12345 * 6789"}}, "FINAL: {{last_tool_result}}")
     first = await model.generate(PROMPT, [tool])
     call = first.message.tool_calls[0]
-    history = [*PROMPT, first.message, ToolMessage(tool_call_id=call.id, name=call.name, content='[{"response":"83810205"}]')]
+    history = [
+        *PROMPT,
+        first.message,
+        ToolMessage(tool_call_id=call.id, name=call.name, content='[{"response":"83810205"}]'),
+    ]
     second = await model.generate(history, [tool])
     assert second.message == AIMessage(content='FINAL: [{"response":"83810205"}]')
     return history
@@ -83,7 +88,11 @@ async def test_chat_completions_request_bodies_match_n8n(
             "role": "assistant",
             "content": "",
             "tool_calls": [
-                {"id": "call_1", "type": "function", "function": {"name": "Calculator", "arguments": '{"input":"12345 * 6789"}'}}
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "function": {"name": "Calculator", "arguments": '{"input":"12345 * 6789"}'},
+                }
             ],
         },
         {"role": "tool", "tool_call_id": "call_1", "content": '[{"response":"83810205"}]'},
@@ -94,7 +103,10 @@ async def test_chat_completions_request_bodies_match_n8n(
 async def test_response_carries_tool_calls_usage_and_model(fake_openai_server: FakeOpenAIServer) -> None:
     fake_openai_server.add_turns({"tool_calls": [{"name": "a", "args": {"x": 1}}, {"name": "b"}], "usage": [12, 7]})
     response = await model_for(fake_openai_server).generate(PROMPT, [])
-    assert response.message.tool_calls == [ToolCall(id="call_1", name="a", args={"x": 1}), ToolCall(id="call_2", name="b")]
+    assert response.message.tool_calls == [
+        ToolCall(id="call_1", name="a", args={"x": 1}),
+        ToolCall(id="call_2", name="b"),
+    ]
     assert (response.usage.input_tokens, response.usage.output_tokens) == (12, 7)
     assert response.raw_model_name == "gpt-4o-mini"
     assert response.finish_reason == "tool_calls"
@@ -112,7 +124,7 @@ async def test_options_and_images_are_sent(fake_openai_server: FakeOpenAIServer)
             "role": "user",
             "content": [
                 {"type": "text", "text": "Describe"},
-                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA", "detail": "auto"}},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
             ],
         }
     ]
@@ -121,7 +133,9 @@ async def test_options_and_images_are_sent(fake_openai_server: FakeOpenAIServer)
 
 
 async def test_chat_completions_streaming(fake_openai_server: FakeOpenAIServer, calculator: ToolDefinition) -> None:
-    fake_openai_server.add_turns("The answer is 42", {"text": "Let me check", "tool": "Calculator", "args": {"input": "6*7"}})
+    fake_openai_server.add_turns(
+        "The answer is 42", {"text": "Let me check", "tool": "Calculator", "args": {"input": "6*7"}}
+    )
     model = model_for(fake_openai_server)
     deltas: list[str] = []
 
@@ -212,7 +226,7 @@ async def test_auth_error_names_the_credential(fake_openai_server: FakeOpenAISer
 
 async def test_timeout_becomes_a_timeout_error(fake_openai_server: FakeOpenAIServer) -> None:
     fake_openai_server.add_turns({"delay": 5, "text": "too late"})
-    with pytest.raises(ChatModelTimeoutError, match="did not answer within 0.2 seconds.*Raise the 'Timeout'"):
+    with pytest.raises(ChatModelTimeoutError, match=r"did not answer within 0\.2 seconds.*Raise the 'Timeout'"):
         await model_for(fake_openai_server, timeout=0.2).generate(PROMPT, [])
 
 
@@ -220,7 +234,9 @@ async def test_unreachable_server_is_a_connection_error() -> None:
     model = OpenAIChatModel(
         OpenAISettings(model="m", base_url="http://127.0.0.1:9/v1", retry=RetryPolicy(max_retries=0), timeout=2)
     )
-    with pytest.raises(ChatModelConnectionError, match="Could not connect to OpenAI at 'http://127.0.0.1:9/v1'"):
+    with pytest.raises(
+        ChatModelConnectionError, match=re.escape("Could not connect to OpenAI at 'http://127.0.0.1:9/v1'")
+    ):
         await model.generate(PROMPT, [])
 
 
@@ -256,7 +272,8 @@ async def test_malformed_tool_arguments_are_a_response_error(fake_openai_server:
 
 
 async def test_openai_node_1_3_uses_the_responses_api_and_the_credential_url(
-    fake_openai_server: FakeOpenAIServer, calculator: ToolDefinition, make_ctx: Any) -> None:
+    fake_openai_server: FakeOpenAIServer, calculator: ToolDefinition, make_ctx: Any
+) -> None:
     from weft.ai.nodes.lm_chat_openai import LmChatOpenAi
 
     fake_openai_server.add_turns("hello")
@@ -274,7 +291,9 @@ async def test_openai_node_1_3_uses_the_responses_api_and_the_credential_url(
     assert request.headers["authorization"] == "Bearer sk-node"
 
 
-async def test_openai_node_chat_completions_and_traced_runs(fake_openai_server: FakeOpenAIServer, make_ctx: Any) -> None:
+async def test_openai_node_chat_completions_and_traced_runs(
+    fake_openai_server: FakeOpenAIServer, make_ctx: Any
+) -> None:
     from weft.ai.nodes.lm_chat_openai import LmChatOpenAi
 
     fake_openai_server.add_turns({"text": "hi there", "usage": [30, 2]}, {"error": 401})
@@ -319,7 +338,12 @@ async def test_openai_node_v1_takes_a_plain_model_string(fake_openai_server: Fak
         credentials={"openAiApi": {"apiKey": "k", "header": True, "headerName": "X-Org", "headerValue": "acme"}},
     )
     settings = await LmChatOpenAi().settings(ctx, 0)  # type: ignore[arg-type]
-    assert (settings.model, settings.api, settings.max_tokens, settings.timeout) == ("gpt-3.5-turbo", "chat_completions", None, 5.0)
+    assert (settings.model, settings.api, settings.max_tokens, settings.timeout) == (
+        "gpt-3.5-turbo",
+        "chat_completions",
+        None,
+        5.0,
+    )
     assert settings.base_url == "https://api.openai.com/v1" and settings.headers == {"X-Org": "acme"}
     assert settings.retry.max_retries == 2
 
@@ -339,3 +363,27 @@ async def test_ollama_node_talks_to_the_v1_endpoint(fake_openai_server: FakeOpen
     assert (body["model"], body["temperature"], body["max_tokens"]) == ("llama3.2", 0.3, 64)
     with pytest.raises(ChatModelBadRequestError, match="Ollama answered HTTP 404: model 'nope' not found"):
         await model.generate(PROMPT, [])
+
+
+async def test_no_retry_once_text_has_streamed() -> None:
+    from weft.ai.models.base import with_retries
+
+    attempts = 0
+
+    async def flaky() -> str:
+        nonlocal attempts
+        attempts += 1
+        raise ChatModelServerError("boom", provider="OpenAI")
+
+    with pytest.raises(ChatModelServerError):
+        await with_retries(flaky, RetryPolicy(max_retries=3, initial_delay=0), can_retry=lambda: False)
+    assert attempts == 1
+
+
+def test_fake_server_starts_and_stops_fast() -> None:
+    import time
+
+    started = time.perf_counter()
+    with FakeOpenAIServer(["hi"]) as server:
+        assert server.base_url.startswith("http://127.0.0.1:")
+    assert time.perf_counter() - started < 1.0

@@ -60,14 +60,18 @@ async def test_turn_forms_errors_and_streaming() -> None:
 
 async def test_function_model_lets_a_function_reply() -> None:
     def reply(messages: list[Message], tools: list[ToolDefinition]) -> Any:
-        return {"tool": tools[0].name, "args": {"n": len(messages)}} if len(messages) == 1 else AIMessage(content="done")
+        return (
+            {"tool": tools[0].name, "args": {"n": len(messages)}} if len(messages) == 1 else AIMessage(content="done")
+        )
 
     async def areply(messages: list[Message], tools: list[ToolDefinition]) -> Any:
         return "async " + messages[-1].content  # type: ignore[union-attr,operator]
 
     tool = ToolDefinition(name="count", description="counts")
     model = FunctionChatModel(reply)
-    assert (await model.generate(PROMPT, [tool])).message.tool_calls == [ToolCall(id="call_1", name="count", args={"n": 1})]
+    assert (await model.generate(PROMPT, [tool])).message.tool_calls == [
+        ToolCall(id="call_1", name="count", args={"n": 1})
+    ]
     assert (await model.generate([*PROMPT, AIMessage(content="x")], [tool])).message.content == "done"
     assert (await FunctionChatModel(areply).generate(PROMPT, [])).message.content == "async What is 2+2?"
     assert isinstance(model, ChatModel)
@@ -78,7 +82,10 @@ async def test_scripted_node_plays_the_workflow_script_and_traces_each_call(make
 
     ctx = make_ctx(
         "weft.lmChatScripted",
-        {"turns": '[{"toolCalls": [{"name": "Calculator", "arguments": {"input": "2+2"}}]}, "= {{ last_tool_result }}"]'},
+        {
+            "turns": '[{"toolCalls": [{"name": "Calculator", "arguments": {"input": "2+2"}}]}, '
+            '"= {{ last_tool_result }}"]'
+        },
     )
     model = await LmChatScripted().supply_data(ctx, 0)
     first = await model.generate(PROMPT, [])
@@ -89,7 +96,10 @@ async def test_scripted_node_plays_the_workflow_script_and_traces_each_call(make
         ['Human: What is 2+2?\nAI: [{"id": "call_1", "name": "Calculator", "args": {"input": "2+2"}}]\nTool: 4'],
     ]
     info = ctx.runs[0]["output"][0][0]["json"]["response"]["generations"][0][0]["generationInfo"]
-    assert info == {"finish_reason": "tool_calls", "tool_calls": [{"id": "call_1", "name": "Calculator", "args": {"input": "2+2"}}]}
+    assert info == {
+        "finish_reason": "tool_calls",
+        "tool_calls": [{"id": "call_1", "name": "Calculator", "args": {"input": "2+2"}}],
+    }
     with pytest.raises(ScriptExhaustedError) as caught:
         await model.generate([*with_result(first, "4"), second.message, HumanMessage(content="again")], [])
     assert caught.value.node_name == "Chat Model" and ctx.runs[2]["output"] is caught.value

@@ -1,10 +1,11 @@
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 
-from weft.db import NotFoundError, Store, empty_run_data
+from weft.db import Cipher, NotFoundError, Store, empty_run_data
 from weft.workflow.items import Run
 
 MakeWorkflow = Callable[..., dict[str, Any]]
@@ -170,3 +171,22 @@ def test_large_unicode_data_round_trips(store: Store, workflow: dict[str, Any]) 
     store.executions.update(execution_id, run)
     stored = store.executions.get(execution_id)
     assert stored is not None and stored.data == run["data"]
+
+
+def test_concurrent_writers_from_threads(store: Store, workflow: dict[str, Any], db_url: str) -> None:
+    """The server calls repositories through asyncio.to_thread; a second process has its own Store."""
+    other = Store.open(db_url, Cipher("test-encryption-key"), upgrade=False)
+
+    def one(index: int) -> str:
+        repository = (store if index % 2 else other).executions
+        execution_id = repository.create(workflow, "webhook", "running")
+        repository.finish(execution_id, make_run("success"))
+        return execution_id
+
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            ids = list(pool.map(one, range(200)))
+    finally:
+        other.close()
+    assert len(set(ids)) == 200
+    assert store.executions.count(statuses=["success"]) == 200

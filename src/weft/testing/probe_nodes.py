@@ -17,7 +17,7 @@ from weft.nodes.contract import (
     SupplyDataContext,
 )
 from weft.nodes.registry import NodeRegistry
-from weft.workflow import AI_TOOL, MAIN, NodeOutput
+from weft.workflow import AI_TOOL, MAIN, Item, NodeOutput
 
 
 class SetValues(NodeType):
@@ -81,7 +81,7 @@ class FailItems(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(name="weft.test.failItems", display_name="Fail items")
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
-        out = []
+        out: list[Item] = []
         for index, item in enumerate(ctx.get_input_data()):
             if item["json"].get("fail"):
                 if not ctx.continue_on_fail():
@@ -213,7 +213,7 @@ class Consumer(NodeType):
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
-        out = []
+        out: list[Item] = []
         for index, _ in enumerate(ctx.get_input_data()):
             out.append({"json": {"supplied": await ctx.get_input_connection_data("ai_memory", index)}})
         return [out]

@@ -1,0 +1,137 @@
+"""Anthropic chat models on the official ``anthropic`` SDK (the Messages API)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import anthropic
+
+from weft.ai.errors import ChatModelError
+from weft.ai.messages import Message, ModelResponse, ToolDefinition
+from weft.ai.models import _anthropic_wire as wire
+from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
+from weft.ai.models.base import RetryPolicy, StreamCallback, with_retries
+
+ANTHROPIC_BASE_URL = "https://api.anthropic.com"
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnthropicSettings:
+    """Everything an :class:`AnthropicChatModel` needs; built by the node from its parameters and credential."""
+
+    model: str
+    api_key: str = ""
+    base_url: str = ANTHROPIC_BASE_URL
+    max_tokens: int = 4096
+    """Required by the API; n8n's "Maximum Number of Tokens" defaults to 4096."""
+    temperature: float | None = None
+    top_p: float | None = None
+    top_k: int | None = None
+    timeout: float = 60.0
+    headers: dict[str, str] = field(default_factory=dict)
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+
+    def describe(self) -> dict[str, Any]:
+        """The settings without secrets, for the model node's run data."""
+        data: dict[str, Any] = {
+            "model": self.model,
+            "base_url": self.base_url,
+            "max_tokens": self.max_tokens,
+            "timeout": self.timeout,
+            "max_retries": self.retry.max_retries,
+        }
+        for key in ("temperature", "top_p", "top_k"):
+            if getattr(self, key) is not None:
+                data[key] = getattr(self, key)
+        return data
+
+
+class AnthropicChatModel:
+    """A :class:`~weft.ai.models.base.ChatModel` speaking Anthropic's Messages API."""
+
+    def __init__(self, settings: AnthropicSettings) -> None:
+        self.settings = settings
+        self._endpoint = Endpoint(provider=wire.PROVIDER, credential_type="anthropicApi", base_url=settings.base_url)
+
+    def request(self, messages: list[Message], tools: list[ToolDefinition], *, stream: bool) -> dict[str, Any]:
+        """The JSON body sent to ``/v1/messages``."""
+        s = self.settings
+        body: dict[str, Any] = {
+            "model": s.model,
+            "max_tokens": s.max_tokens,
+            "messages": wire.messages_json(messages),
+            "stream": stream,
+        }
+        system = wire.system_text(messages)
+        if system:
+            body["system"] = system
+        if tools:
+            body["tools"] = wire.tools_json(tools)
+        for key in ("temperature", "top_p", "top_k"):
+            if getattr(s, key) is not None:
+                body[key] = getattr(s, key)
+        return body
+
+    async def generate(
+        self,
+        messages: list[Message],
+        tools: list[ToolDefinition],
+        *,
+        stream_callback: StreamCallback | None = None,
+    ) -> ModelResponse:
+        streamed = False
+
+        async def on_delta(text: str) -> None:
+            nonlocal streamed
+            streamed = True
+            if stream_callback is not None:
+                await stream_callback(text)
+
+        callback = on_delta if stream_callback is not None else None
+        return await with_retries(
+            lambda: self._call(messages, tools, callback), self.settings.retry, can_retry=lambda: not streamed
+        )
+
+    async def _call(
+        self, messages: list[Message], tools: list[ToolDefinition], callback: StreamCallback | None
+    ) -> ModelResponse:
+        s = self.settings
+        body = self.request(messages, tools, stream=callback is not None)
+        # The SDK types only the documented fields; sampling settings travel in the body as they are.
+        known = {k: body.pop(k) for k in ("model", "max_tokens", "messages", "stream", "system", "tools") if k in body}
+        try:
+            async with anthropic.AsyncAnthropic(
+                api_key=s.api_key or "none",
+                base_url=s.base_url,
+                timeout=s.timeout,
+                max_retries=0,
+                default_headers=s.headers or None,
+            ) as client:
+                result: Any = await client.messages.create(**known, extra_body=body or None)
+                if callback is None:
+                    return wire.from_sdk_message(result)
+                acc = wire.StreamAccumulator()
+                async for event in result:
+                    delta = acc.add(event)
+                    if delta:
+                        await callback(delta)
+                return acc.response()
+        except anthropic.APIError as exc:
+            raise self._error_from_sdk(exc) from exc
+
+    def _error_from_sdk(self, exc: anthropic.APIError) -> ChatModelError:
+        if isinstance(exc, anthropic.APITimeoutError):
+            return timeout_error(self._endpoint, self.settings.timeout)
+        if isinstance(exc, anthropic.APIConnectionError):
+            return connection_error(self._endpoint, str(exc.__cause__ or exc))
+        if isinstance(exc, anthropic.APIStatusError):
+            body = exc.body if isinstance(exc.body, dict) else {}
+            nested = body.get("error")
+            error: dict[str, Any] = nested if isinstance(nested, dict) else body
+            detail = str(error.get("message") or exc.message)
+            return status_error(self._endpoint, exc.status_code, detail, error.get("type"))
+        return status_error(self._endpoint, 500, exc.message)
+
+
+__all__ = ["ANTHROPIC_BASE_URL", "AnthropicChatModel", "AnthropicSettings"]

@@ -1,0 +1,85 @@
+"""Record every model call as a run of the model node, as n8n's ``N8nLlmTracing`` callback does.
+
+Each ``generate`` opens a run of the model sub-node (its ``inputOverride`` holds the prompt) and closes it with
+the generation and the token usage, or with the error. The shapes follow n8n's::
+
+    input:  {"messages": ["System: …\\nHuman: …"], "estimatedTokens": 42, "options": {"model": …}}
+    output: {"response": {"generations": [[{"text": "…", "generationInfo": {"finish_reason": "stop"}}]]},
+             "tokenUsage": {"completionTokens": 5, "promptTokens": 40, "totalTokens": 45}}
+
+(``tokenUsageEstimate`` replaces ``tokenUsage`` when the provider reported no usage.) One addition to n8n's
+shape: ``generationInfo.tool_calls`` lists the tool calls, which n8n's log drops.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from weft.ai.errors import ChatModelError
+from weft.ai.messages import Message, ModelResponse, ToolDefinition, buffer_string, estimate_tokens
+from weft.ai.models.base import ChatModel, StreamCallback
+from weft.nodes.contract import SupplyDataContext
+from weft.workflow import AI_LANGUAGE_MODEL, Item
+
+
+def llm_input_item(messages: list[Message], options: dict[str, Any]) -> Item:
+    """The model run's input item: the prompt as one string per conversation, like LangChain logs it."""
+    prompt = buffer_string(messages)
+    return {"json": {"messages": [prompt], "estimatedTokens": estimate_tokens(prompt), "options": options}}
+
+
+def llm_output_item(response: ModelResponse, messages: list[Message]) -> Item:
+    """The model run's output item: the generation and the token usage."""
+    info: dict[str, Any] = {"finish_reason": response.finish_reason}
+    if response.message.tool_calls:
+        info["tool_calls"] = [c.to_json() for c in response.message.tool_calls]
+    usage = response.usage
+    json: dict[str, Any] = {"response": {"generations": [[{"text": response.message.content, "generationInfo": info}]]}}
+    if usage.output_tokens > 0:
+        json["tokenUsage"] = {
+            "completionTokens": usage.output_tokens,
+            "promptTokens": usage.input_tokens,
+            "totalTokens": usage.total_tokens,
+        }
+    else:
+        completion = estimate_tokens(response.message.content)
+        prompt = estimate_tokens(buffer_string(messages))
+        json["tokenUsageEstimate"] = {
+            "completionTokens": completion,
+            "promptTokens": prompt,
+            "totalTokens": completion + prompt,
+        }
+    return {"json": json}
+
+
+class TracedChatModel:
+    """Wraps a :class:`ChatModel` so each call is logged as a run of the model node ``ctx.node``."""
+
+    def __init__(self, inner: ChatModel, ctx: SupplyDataContext, *, options: dict[str, Any] | None = None) -> None:
+        self.inner = inner
+        self._ctx = ctx
+        self._options = dict(options or {})
+
+    async def generate(
+        self,
+        messages: list[Message],
+        tools: list[ToolDefinition],
+        *,
+        stream_callback: StreamCallback | None = None,
+    ) -> ModelResponse:
+        run_index = self._ctx.add_input_data(AI_LANGUAGE_MODEL, [[llm_input_item(messages, self._options)]])
+        try:
+            response = await self.inner.generate(messages, tools, stream_callback=stream_callback)
+        except ChatModelError as error:
+            error.for_node(self._ctx.node.name)
+            self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, error)
+            raise
+        except BaseException as error:
+            # Close the run even on cancellation, so the run data has no dangling model run.
+            self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, error)
+            raise
+        self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, [[llm_output_item(response, messages)]])
+        return response
+
+
+__all__ = ["TracedChatModel", "llm_input_item", "llm_output_item"]

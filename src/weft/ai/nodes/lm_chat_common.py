@@ -1,0 +1,67 @@
+"""Helpers shared by the chat-model nodes: model names, options, credentials and tracing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from weft.ai.models.base import ChatModel, RetryPolicy
+from weft.ai.models.traced import TracedChatModel
+from weft.errors import NodeOperationError
+from weft.nodes.contract import SupplyDataContext
+from weft.workflow import AI_LANGUAGE_MODEL
+
+#: A model sub-node: no inputs, one ``ai_languageModel`` output.
+MODEL_OUTPUTS: tuple[str, ...] = (AI_LANGUAGE_MODEL,)
+
+
+def model_name(ctx: SupplyDataContext, item_index: int, default: str) -> str:
+    """The ``model`` parameter: a resource locator (``{"__rl": true, "value": …}``) or a plain string."""
+    value = ctx.get_node_parameter("model", item_index, default, extract_value=True)
+    if isinstance(value, Mapping):
+        value = value.get("value")
+    name = str(value or "").strip()
+    if not name:
+        raise NodeOperationError(ctx.node.name, "No model is set. Choose a model in the node's 'Model' parameter.")
+    return name
+
+
+def node_options(ctx: SupplyDataContext, item_index: int) -> dict[str, Any]:
+    options = ctx.get_node_parameter("options", item_index, {})
+    return dict(options) if isinstance(options, Mapping) else {}
+
+
+def number(options: Mapping[str, Any], key: str) -> float | None:
+    value = options.get(key)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def max_tokens(options: Mapping[str, Any], key: str = "maxTokens") -> int | None:
+    """n8n's token limit; ``-1`` (its default) means "let the server decide"."""
+    value = number(options, key)
+    return int(value) if value is not None and value > 0 else None
+
+
+def retry_policy(options: Mapping[str, Any]) -> RetryPolicy:
+    """The node's Max Retries option (n8n's default: 2)."""
+    retries = number(options, "maxRetries")
+    return RetryPolicy(max_retries=int(retries) if retries is not None else 2)
+
+
+def timeout_seconds(options: Mapping[str, Any], default_ms: float = 60000) -> float:
+    """The node's Timeout option, given in milliseconds."""
+    value = number(options, "timeout")
+    return (value if value is not None and value > 0 else default_ms) / 1000
+
+
+def custom_headers(credentials: Mapping[str, Any]) -> dict[str, str]:
+    """The credential's optional custom header (``header``, ``headerName``, ``headerValue``)."""
+    name = credentials.get("headerName")
+    if credentials.get("header") and isinstance(name, str) and name:
+        return {name: str(credentials.get("headerValue") or "")}
+    return {}
+
+
+def traced(ctx: SupplyDataContext, model: ChatModel, options: dict[str, Any]) -> TracedChatModel:
+    """``model`` wrapped so each call is a run of this node in the run data."""
+    return TracedChatModel(model, ctx, options=options)

@@ -1,0 +1,25 @@
+"""``weft.lmChatDemo``: a keyless demo model that calls the tools matching the prompt and reports their results."""
+
+from __future__ import annotations
+
+from weft.ai.models.base import ChatModel
+from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, traced
+from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.testing.demo import DemoChatModel
+
+
+class LmChatDemo(NodeType):
+    """Supplies a :class:`~weft.testing.demo.DemoChatModel`; it has no parameters."""
+
+    description = NodeDescription(
+        name="weft.lmChatDemo",
+        display_name="Demo Chat Model",
+        versions=(1,),
+        description="A chat model that needs no key: it calls the tools that match the prompt and reports them",
+        inputs=(),
+        outputs=MODEL_OUTPUTS,
+    )
+
+    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
+        model = DemoChatModel()
+        return traced(ctx, model, {"model": model.model_name})

@@ -1,0 +1,364 @@
+"""Stored executions: their state in ``execution_entity``, their ``IRunExecutionData`` in ``execution_data``.
+
+Ids are integers in the database and strings everywhere else, as in n8n. Deletes are hard deletes
+(``deleted_at`` exists for n8n's schema but is not used yet); the data row goes with its execution.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, literal, or_, select, update
+
+from weft.db.base import NotFoundError, dumps, parse_iso, rowcount, to_iso
+from weft.db.engine import Database
+from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
+from weft.db.save_policy import SaveDefaults, should_save
+from weft.errors import EngineError
+from weft.workflow.items import Run, RunExecutionData
+
+_MAX_ID = 2**31 - 1  # the INTEGER primary key on PostgreSQL
+
+_EXECUTIONS = Base.metadata.tables[ExecutionEntity.__tablename__]
+_DATA = Base.metadata.tables[ExecutionData.__tablename__]
+_INSERT_EXECUTION = insert(_EXECUTIONS)
+_INSERT_DATA = insert(_DATA)
+_UPDATE_EXECUTION = (
+    update(_EXECUTIONS)
+    .where(_EXECUTIONS.c.id == bindparam("b_key"))
+    .values(
+        status=bindparam("b_status"),
+        finished=bindparam("b_finished"),
+        started_at=func.coalesce(bindparam("b_started_at", type_=UtcDateTime()), _EXECUTIONS.c.started_at),
+        stopped_at=bindparam("b_stopped_at", type_=UtcDateTime()),
+        wait_till=bindparam("b_wait_till", type_=UtcDateTime()),
+    )
+)
+_UPDATE_DATA = update(_DATA).where(_DATA.c.execution_id == bindparam("b_key")).values(data=bindparam("b_data"))
+
+#: n8n's defaults: keep every execution.
+DEFAULT_SAVE = SaveDefaults()
+
+#: Statuses of executions that are not over; they are never pruned.
+UNFINISHED_STATUSES = ("new", "running", "waiting")
+
+
+def empty_run_data() -> RunExecutionData:
+    """An ``IRunExecutionData`` with nothing run and nothing on the stack."""
+    return {
+        "startData": {},
+        "resultData": {"runData": {}},
+        "executionData": {
+            "contextData": {},
+            "nodeExecutionStack": [],
+            "metadata": {},
+            "waitingExecution": {},
+            "waitingExecutionSource": {},
+        },
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class StoredExecution:
+    """An execution as stored; ``workflow_data`` and ``data`` are ``None`` unless asked for."""
+
+    id: str
+    workflow_id: str | None
+    mode: str
+    """How it was started: ``manual``, ``trigger``, ``webhook``, ``integrated`` (sub-workflow), ``retry``…"""
+    status: str
+    """``new``, ``running``, ``success``, ``error``, ``waiting``, ``canceled`` or ``crashed``."""
+    finished: bool
+    started_at: datetime | None
+    stopped_at: datetime | None
+    wait_till: datetime | None
+    """When a waiting execution resumes by itself; far in the future for "until a webhook calls"."""
+    retry_of: str | None
+    retry_success_id: str | None
+    parent_execution_id: str | None
+    created_at: datetime
+    workflow_data: dict[str, Any] | None = None
+    """The workflow JSON the execution ran (a snapshot taken when it was created)."""
+    data: RunExecutionData | None = None
+    """The whole ``IRunExecutionData``: run data, stack and waiting state."""
+
+    def to_json(self) -> dict[str, Any]:
+        """n8n's execution shape (``IExecutionResponse``), as the REST API returns it."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "finished": self.finished,
+            "mode": self.mode,
+            "retryOf": self.retry_of,
+            "retrySuccessId": self.retry_success_id,
+            "status": self.status,
+            "createdAt": to_iso(self.created_at),
+            "startedAt": to_iso(self.started_at),
+            "stoppedAt": to_iso(self.stopped_at),
+            "waitTill": to_iso(self.wait_till),
+            "workflowId": self.workflow_id,
+            "parentExecutionId": self.parent_execution_id,
+        }
+        if self.workflow_data is not None:
+            out["workflowData"] = self.workflow_data
+        if self.data is not None:
+            out["data"] = self.data
+        return out
+
+
+class ExecutionRepository:
+    """Executions in one database. Methods are synchronous; call them through ``asyncio.to_thread``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def create(
+        self,
+        workflow: Mapping[str, Any],
+        mode: str,
+        status: str = "new",
+        *,
+        data: RunExecutionData | None = None,
+        parent_execution_id: str | None = None,
+        retry_of: str | None = None,
+    ) -> str:
+        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id."""
+        now = utcnow()
+        row = {
+            "workflow_id": workflow.get("id") or None,
+            "mode": mode,
+            "status": status,
+            "finished": False,
+            "started_at": now if status == "running" else None,
+            "parent_execution_id": parent_execution_id,
+            "retry_of": retry_of,
+            "created_at": now,
+        }
+        payload = {"workflow_data": dict(workflow), "data": dumps(data if data is not None else empty_run_data())}
+        # Core statements, not ORM units of work: this and update() run once per execution (hot path).
+        with self._db.engine.begin() as connection:
+            key = _inserted_id(connection.execute(_INSERT_EXECUTION, row))
+            connection.execute(_INSERT_DATA, {"execution_id": key, **payload})
+        return str(key)
+
+    def update(self, execution_id: str, run: Run) -> None:
+        """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data."""
+        key = _key(execution_id)
+        params = {
+            "b_key": key,
+            "b_status": run["status"],
+            "b_finished": run["finished"],
+            "b_started_at": parse_iso(run.get("startedAt")),
+            "b_stopped_at": parse_iso(run.get("stoppedAt")),
+            "b_wait_till": parse_iso(run.get("waitTill") or run["data"].get("waitTill")),
+            "b_data": dumps(run["data"]),
+        }
+        with self._db.engine.begin() as connection:
+            if rowcount(connection.execute(_UPDATE_EXECUTION, params)) == 0:
+                raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
+            connection.execute(_UPDATE_DATA, params)
+
+    def save_progress(self, execution_id: str, data: RunExecutionData) -> None:
+        """Store the data of a running execution (n8n's ``saveExecutionProgress``)."""
+        params = {"b_key": _key(execution_id), "b_data": dumps(data)}
+        with self._db.engine.begin() as connection:
+            if rowcount(connection.execute(_UPDATE_DATA, params)) == 0:
+                raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
+
+    def finish(
+        self,
+        execution_id: str,
+        run: Run,
+        *,
+        workflow_settings: Mapping[str, Any] | None = None,
+        defaults: SaveDefaults = DEFAULT_SAVE,
+    ) -> bool:
+        """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept."""
+        waiting = bool(run.get("waitTill") or run["data"].get("waitTill")) or run["status"] == "waiting"
+        keep = should_save(
+            mode=run["mode"],
+            status=run["status"],
+            waiting=waiting,
+            workflow_settings=workflow_settings,
+            defaults=defaults,
+        )
+        if keep:
+            self.update(execution_id, run)
+        else:
+            self.delete([execution_id])
+        return keep
+
+    def set_status(self, execution_id: str, status: str, *, expected: Collection[str] | None = None) -> bool:
+        """Set the status, only if the current one is in ``expected`` when given; True if it changed.
+
+        Use it to claim work atomically, e.g. ``set_status(id, "running", expected={"waiting"})`` so that
+        two resume requests for one execution start it only once.
+        """
+        query = update(ExecutionEntity).where(ExecutionEntity.id == _key(execution_id))
+        if expected is not None:
+            query = query.where(ExecutionEntity.status.in_(list(expected)))
+        values: dict[str, Any] = {"status": status}
+        if status == "running":
+            values["started_at"] = func.coalesce(ExecutionEntity.started_at, literal(utcnow(), UtcDateTime()))
+        with self._db.transaction() as session:
+            return rowcount(session.execute(query.values(values))) > 0
+
+    def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
+        key = _parse_key(execution_id)
+        if key is None:
+            return None
+        with self._db.sessions() as session:
+            row = session.get(ExecutionEntity, key)
+            if row is None:
+                return None
+            data_row = session.get(ExecutionData, row.id) if include_data else None
+            return _record(row, data_row)
+
+    def list(
+        self,
+        *,
+        workflow_id: str | None = None,
+        statuses: Collection[str] | None = None,
+        limit: int = 100,
+        last_id: str | None = None,
+        started_after: datetime | None = None,
+        started_before: datetime | None = None,
+    ) -> builtins.list[StoredExecution]:
+        """Executions newest first, without data; page with ``last_id`` (the last id of the previous page)."""
+        query = select(ExecutionEntity).order_by(ExecutionEntity.id.desc()).limit(limit)
+        query = _filtered(query, workflow_id, statuses, started_after, started_before)
+        if last_id is not None:
+            query = query.where(ExecutionEntity.id < _key(last_id))
+        with self._db.sessions() as session:
+            return [_record(row, None) for row in session.scalars(query)]
+
+    def count(self, *, workflow_id: str | None = None, statuses: Collection[str] | None = None) -> int:
+        query = _filtered(select(func.count(ExecutionEntity.id)), workflow_id, statuses, None, None)
+        with self._db.sessions() as session:
+            return int(session.scalar(query) or 0)
+
+    def delete(self, execution_ids: Iterable[str]) -> int:
+        """Delete executions and their data; returns how many existed."""
+        keys = [k for k in map(_parse_key, execution_ids) if k is not None]
+        if not keys:
+            return 0
+        with self._db.transaction() as session:
+            # Explicit, so it does not depend on the database enforcing ON DELETE CASCADE.
+            session.execute(delete(ExecutionData).where(ExecutionData.execution_id.in_(keys)))
+            return rowcount(session.execute(delete(ExecutionEntity).where(ExecutionEntity.id.in_(keys))))
+
+    def mark_crashed(self) -> builtins.list[str]:
+        """On start: executions left ``running`` by a process that died become ``crashed``; returns their ids."""
+        with self._db.transaction() as session:
+            ids = builtins.list(session.scalars(select(ExecutionEntity.id).where(ExecutionEntity.status == "running")))
+            if ids:
+                session.execute(
+                    update(ExecutionEntity)
+                    .where(ExecutionEntity.id.in_(ids), ExecutionEntity.status == "running")
+                    .values(status="crashed", finished=False, stopped_at=utcnow())
+                )
+        return [str(i) for i in ids]
+
+    def find_waiting(self, until: datetime) -> builtins.list[StoredExecution]:
+        """Waiting executions due by ``until`` (``wait_till <= until``), soonest first, without data."""
+        query = (
+            select(ExecutionEntity)
+            .where(ExecutionEntity.status == "waiting", ExecutionEntity.wait_till <= until)
+            .order_by(ExecutionEntity.wait_till, ExecutionEntity.id)
+        )
+        with self._db.sessions() as session:
+            return [_record(row, None) for row in session.scalars(query)]
+
+    def prune(self, max_age_hours: int, max_count: int, *, now: datetime | None = None) -> builtins.list[str]:
+        """Delete finished executions older than ``max_age_hours`` or beyond the newest ``max_count``.
+
+        Like n8n, the count covers all executions, but ``new``, ``running`` and ``waiting`` ones are never
+        deleted. ``0`` disables either limit. Returns the deleted ids.
+        """
+        cutoff = (now or utcnow()) - timedelta(hours=max_age_hours)
+        with self._db.sessions() as session:
+            conditions = []
+            if max_age_hours > 0:
+                conditions.append(func.coalesce(ExecutionEntity.stopped_at, ExecutionEntity.created_at) <= cutoff)
+            if max_count > 0:
+                newest_pruned = session.scalar(
+                    select(ExecutionEntity.id).order_by(ExecutionEntity.id.desc()).offset(max_count).limit(1)
+                )
+                if newest_pruned is not None:
+                    conditions.append(ExecutionEntity.id <= newest_pruned)
+            if not conditions:
+                return []
+            query = select(ExecutionEntity.id).where(
+                ExecutionEntity.status.not_in(UNFINISHED_STATUSES), or_(*conditions)
+            )
+            ids = [str(i) for i in session.scalars(query)]
+        self.delete(ids)
+        return ids
+
+
+def _inserted_id(result: CursorResult[Any]) -> int:
+    # lastrowid on SQLite (no RETURNING needed, so SQLite < 3.35 works), RETURNING on PostgreSQL.
+    primary_key = result.inserted_primary_key
+    if primary_key is None:
+        raise EngineError("The database returned no id for the new execution.")
+    return int(primary_key[0])
+
+
+def _parse_key(execution_id: str | int) -> int | None:
+    """The integer id, or ``None`` when ``execution_id`` cannot be an id (not a number, out of range)."""
+    try:
+        key = int(execution_id)
+    except (TypeError, ValueError):
+        return None
+    return key if 0 < key <= _MAX_ID else None
+
+
+def _key(execution_id: str | int) -> int:
+    key = _parse_key(execution_id)
+    if key is None:
+        raise NotFoundError(f"Execution {execution_id!r} does not exist: ids are positive numbers.")
+    return key
+
+
+def _filtered(
+    query: Select[Any],
+    workflow_id: str | None,
+    statuses: Collection[str] | None,
+    started_after: datetime | None,
+    started_before: datetime | None,
+) -> Select[Any]:
+    if workflow_id is not None:
+        query = query.where(ExecutionEntity.workflow_id == workflow_id)
+    if statuses:
+        query = query.where(ExecutionEntity.status.in_(builtins.list(statuses)))
+    if started_after is not None:
+        query = query.where(ExecutionEntity.started_at >= started_after)
+    if started_before is not None:
+        query = query.where(ExecutionEntity.started_at <= started_before)
+    return query
+
+
+def _record(row: ExecutionEntity, data_row: ExecutionData | None) -> StoredExecution:
+    return StoredExecution(
+        id=str(row.id),
+        workflow_id=row.workflow_id,
+        mode=row.mode,
+        status=row.status,
+        finished=row.finished,
+        started_at=row.started_at,
+        stopped_at=row.stopped_at,
+        wait_till=row.wait_till,
+        retry_of=row.retry_of,
+        retry_success_id=row.retry_success_id,
+        parent_execution_id=row.parent_execution_id,
+        created_at=row.created_at,
+        workflow_data=None if data_row is None else data_row.workflow_data,
+        data=None if data_row is None else cast(RunExecutionData, json.loads(data_row.data)),
+    )
+
+
+__all__ = ["UNFINISHED_STATUSES", "ExecutionRepository", "StoredExecution", "empty_run_data"]

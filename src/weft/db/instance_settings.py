@@ -1,0 +1,44 @@
+"""Instance-wide settings kept in the database (the ``settings`` table): JSON values by key."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from weft.db.engine import Database
+from weft.db.orm import SettingsEntity
+
+
+class SettingsRepository:
+    """Key/value settings shared by every process using the database."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def get(self, key: str, default: Any = None) -> Any:
+        with self._db.sessions() as session:
+            row = session.get(SettingsEntity, key)
+            return default if row is None else row.value
+
+    def set(self, key: str, value: Any) -> None:
+        with self._db.transaction() as session:
+            row = session.get(SettingsEntity, key)
+            if row is None:
+                session.add(SettingsEntity(key=key, value=value))
+            else:
+                row.value = value
+
+    def delete(self, key: str) -> bool:
+        with self._db.transaction() as session:
+            row = session.get(SettingsEntity, key)
+            if row is not None:
+                session.delete(row)
+            return row is not None
+
+    def all(self) -> dict[str, Any]:
+        with self._db.sessions() as session:
+            return {row.key: row.value for row in session.scalars(select(SettingsEntity).order_by(SettingsEntity.key))}
+
+
+__all__ = ["SettingsRepository"]

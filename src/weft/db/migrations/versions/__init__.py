@@ -1,0 +1,1 @@
+"""Alembic revisions, one module each (a package so that setuptools ships them)."""

@@ -1,0 +1,132 @@
+"""Weft's configuration, read from ``WEFT_*`` environment variables (L8: a composition root).
+
+:class:`Settings` is a frozen dataclass rather than a pydantic-settings model because
+``pydantic-settings`` is not a dependency; :meth:`Settings.from_env` does the parsing and names the
+variable in every error. Lower layers never import this module: the server and the CLI read the
+settings once and pass plain values (a database URL, a key, a folder) down.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from weft.errors import ConfigurationError
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Everything an operator can configure, with n8n's defaults where n8n has the same setting."""
+
+    user_folder: Path = field(default_factory=lambda: Path("~/.weft").expanduser())
+    """``WEFT_USER_FOLDER``: where the SQLite database and the ``config`` file (encryption key) live."""
+    database_url: str = ""
+    """``WEFT_DATABASE_URL``: a SQLAlchemy URL; ``sqlite:///<user folder>/database.sqlite`` when unset.
+    ``postgresql://user:pass@host/db`` selects PostgreSQL (driven by psycopg 3)."""
+    encryption_key: str | None = None
+    """``WEFT_ENCRYPTION_KEY``: the key credentials are encrypted with; when unset, one is generated once
+    into ``<user folder>/config``. It must stay the same for the life of the database."""
+    host: str = "127.0.0.1"
+    """``WEFT_HOST``: the address the server listens on."""
+    port: int = 5678
+    """``WEFT_PORT``: the port the server listens on."""
+    public_url: str = "http://127.0.0.1:5678/"
+    """``WEFT_PUBLIC_URL``: the base URL callers use, for webhook and resume (``$execution.resumeUrl``) URLs."""
+    executions_data_prune: bool = True
+    """``WEFT_EXECUTIONS_DATA_PRUNE``: whether finished executions are pruned by age and count."""
+    executions_data_max_age: int = 336
+    """``WEFT_EXECUTIONS_DATA_MAX_AGE``: hours after which a finished execution is pruned."""
+    executions_data_prune_max_count: int = 10000
+    """``WEFT_EXECUTIONS_DATA_PRUNE_MAX_COUNT``: finished executions kept at most; ``0`` for no limit."""
+    save_data_on_success: str = "all"
+    """``WEFT_EXECUTIONS_DATA_SAVE_ON_SUCCESS`` (``all``/``none``): the default of a workflow's
+    ``saveDataSuccessExecution``."""
+    save_data_on_error: str = "all"
+    """``WEFT_EXECUTIONS_DATA_SAVE_ON_ERROR`` (``all``/``none``): the default of ``saveDataErrorExecution``."""
+    save_manual_executions: bool = True
+    """``WEFT_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS``: the default of ``saveManualExecutions``."""
+    execution_timeout: float | None = None
+    """``WEFT_EXECUTION_TIMEOUT``: seconds after which any execution is cancelled; unset or ``-1`` for none.
+    A workflow's ``settings.executionTimeout`` takes precedence."""
+    block_env_access_in_node: bool = True
+    """``WEFT_BLOCK_ENV_ACCESS_IN_NODE``: when true, expressions and Code nodes cannot read ``$env``."""
+
+    def __post_init__(self) -> None:
+        if not self.database_url:
+            object.__setattr__(self, "database_url", f"sqlite:///{self.user_folder / 'database.sqlite'}")
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Settings from ``environ`` (default ``os.environ``); unset variables take the defaults."""
+        env = os.environ if environ is None else environ
+        folder = Path(env.get("WEFT_USER_FOLDER") or "~/.weft").expanduser()
+        return cls(
+            user_folder=folder,
+            database_url=env.get("WEFT_DATABASE_URL", ""),
+            encryption_key=env.get("WEFT_ENCRYPTION_KEY") or None,
+            host=env.get("WEFT_HOST", "127.0.0.1"),
+            port=_int(env, "WEFT_PORT", 5678),
+            public_url=_url(env.get("WEFT_PUBLIC_URL", "http://127.0.0.1:5678/")),
+            executions_data_prune=_bool(env, "WEFT_EXECUTIONS_DATA_PRUNE", True),
+            executions_data_max_age=_int(env, "WEFT_EXECUTIONS_DATA_MAX_AGE", 336),
+            executions_data_prune_max_count=_int(env, "WEFT_EXECUTIONS_DATA_PRUNE_MAX_COUNT", 10000),
+            save_data_on_success=_choice(env, "WEFT_EXECUTIONS_DATA_SAVE_ON_SUCCESS", "all", {"all", "none"}),
+            save_data_on_error=_choice(env, "WEFT_EXECUTIONS_DATA_SAVE_ON_ERROR", "all", {"all", "none"}),
+            save_manual_executions=_bool(env, "WEFT_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS", True),
+            execution_timeout=_timeout(env, "WEFT_EXECUTION_TIMEOUT"),
+            block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
+        )
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name}={raw!r} is not a whole number; set it to e.g. {default}.") from None
+
+
+def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ConfigurationError(f"{name}={raw!r} is not a boolean; set it to 'true' or 'false'.")
+
+
+def _choice(env: Mapping[str, str], name: str, default: str, allowed: set[str]) -> str:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if raw not in allowed:
+        raise ConfigurationError(f"{name}={raw!r} is not one of {sorted(allowed)!r}.")
+    return raw
+
+
+def _timeout(env: Mapping[str, str], name: str) -> float | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name}={raw!r} is not a number of seconds; use -1 for no timeout.") from None
+    return None if value <= 0 else value
+
+
+def _url(raw: str) -> str:
+    return raw if raw.endswith("/") else raw + "/"
+
+
+__all__ = ["Settings"]

@@ -1,0 +1,29 @@
+"""Fakes shipped with Weft for tests and demos; none of them needs a key or the internet.
+
+* :class:`ScriptedChatModel`, :class:`FunctionChatModel`, :class:`DemoChatModel`: chat models without I/O.
+* :class:`FakeOpenAIServer`, :class:`FakeAnthropicServer`: scripted provider servers on 127.0.0.1, so the real
+  SDK adapters can be tested over HTTP. Pytest fixtures for them are in ``weft.testing.pytest_plugin``.
+
+Importing this package does not import pytest.
+"""
+
+from weft.testing._fake_http import FakeServerError, RecordedRequest
+from weft.testing._turns import ScriptedToolCall, ScriptedTurn, parse_turn, parse_turns
+from weft.testing.demo import DemoChatModel
+from weft.testing.fake_anthropic import FakeAnthropicServer
+from weft.testing.fake_openai import FakeOpenAIServer
+from weft.testing.scripted import FunctionChatModel, ScriptedChatModel
+
+__all__ = [
+    "DemoChatModel",
+    "FakeAnthropicServer",
+    "FakeOpenAIServer",
+    "FakeServerError",
+    "FunctionChatModel",
+    "RecordedRequest",
+    "ScriptedChatModel",
+    "ScriptedToolCall",
+    "ScriptedTurn",
+    "parse_turn",
+    "parse_turns",
+]
