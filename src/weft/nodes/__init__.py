@@ -3,6 +3,7 @@
 from weft.nodes.contract import (
     MISSING,
     ActionResponse,
+    ChatMemoryStore,
     EngineRequest,
     EngineResponse,
     ExecuteContext,
@@ -20,6 +21,7 @@ from weft.nodes.registry import NodeRegistry, default_registry
 __all__ = [
     "MISSING",
     "ActionResponse",
+    "ChatMemoryStore",
     "EngineRequest",
     "EngineResponse",
     "ExecuteContext",

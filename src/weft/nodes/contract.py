@@ -193,6 +193,19 @@ class NodeDescription:
 # --------------------------------------------------------------------------- contexts
 
 
+class ChatMemoryStore(Protocol):
+    """Where chat memory lives between executions: messages as JSON, per session key, oldest first."""
+
+    def load(self, session_key: str, *, last: int | None = None) -> list[dict[str, Any]]:
+        ...
+
+    def append(self, session_key: str, messages: list[dict[str, Any]]) -> None:
+        ...
+
+    def clear(self, session_key: str) -> None:
+        ...
+
+
 class ExecutionServices(Protocol):
     """What the host (CLI, server, worker) provides to nodes beyond the engine itself."""
 
@@ -210,6 +223,9 @@ class ExecutionServices(Protocol):
     async def get_credentials(self, ctx: ExecuteContext, credential_type: str) -> dict[str, Any]:
         """The decrypted data of the node's credential of ``credential_type``."""
         ...
+
+    #: Hosts that persist chat memory (the server) expose ``chat_memory: ChatMemoryStore``; nodes read it with
+    #: ``getattr(ctx.services, "chat_memory", None)`` and fall back to a process-wide in-memory store.
 
 
 class NodeContext(Protocol):
@@ -334,6 +350,7 @@ class NodeType:
 __all__ = [
     "MISSING",
     "ActionResponse",
+    "ChatMemoryStore",
     "EngineRequest",
     "EngineResponse",
     "ExecuteContext",

@@ -1,0 +1,67 @@
+"""Code (``n8n-nodes-base.code``): the user's JavaScript, run in the expression sandbox.
+
+Modes as n8n's: ``runOnceForAllItems`` (default) returns the output items; ``runOnceForEachItem`` runs once
+per input item and returns that item's output (paired to it). With ``continueOnFail``, a failing item (or,
+running once for all items, the whole run) becomes ``{json: {error: message}}``. Only JavaScript runs:
+Python code is refused with a clear error.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from weft.errors import NodeError, NodeOperationError
+from weft.expressions import CodeResult, run_code, run_code_for_item
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.workflow import Item, NodeOutput
+
+DEFAULT_JS = """// Loop over input items and add a new field called 'myNewField' to the JSON of each one
+for (const item of $input.all()) {
+  item.json.myNewField = 1;
+}
+
+return $input.all();"""
+
+
+class Code(NodeType):
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="n8n-nodes-base.code",
+        display_name="Code",
+        versions=(1, 2),
+        description="Run custom JavaScript code",
+        defaults={"mode": "runOnceForAllItems", "language": "javaScript", "jsCode": DEFAULT_JS},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        language = ctx.get_node_parameter("language", 0, "javaScript")
+        if language != "javaScript":
+            raise NodeOperationError(
+                ctx.node.name,
+                "Python Code is not supported yet",
+                description="Weft runs JavaScript in Code nodes. Set 'language' to 'javaScript' and port the code.",
+            )
+        mode = ctx.get_node_parameter("mode", 0, "runOnceForAllItems")
+        code = str(ctx.get_node_parameter("jsCode", 0, raw=True))
+        if mode == "runOnceForEachItem":
+            return [self._each_item(ctx, code)]
+        try:
+            result = run_code(code, ctx.expression_context())
+        except NodeError as exc:
+            if not ctx.continue_on_fail():
+                raise
+            return [[{"json": {"error": exc.message}, "pairedItem": {"item": 0}}]]
+        return [result.items]
+
+    def _each_item(self, ctx: ExecuteContext, code: str) -> list[Item]:
+        expression_ctx = ctx.expression_context()
+        out: list[Item] = []
+        for index in range(len(ctx.get_input_data())):
+            try:
+                result: CodeResult = run_code_for_item(code, expression_ctx, index)
+            except NodeError as exc:
+                if not ctx.continue_on_fail():
+                    raise
+                out.append({"json": {"error": exc.message}, "pairedItem": {"item": index}})
+                continue
+            out.extend(result.items)
+        return out

@@ -1,0 +1,398 @@
+"""HTTP Request (``n8n-nodes-base.httpRequest`` v4–4.2) on httpx; ``usableAsTool``.
+
+One request per input item, all in flight together (spaced by ``options.batching``). Responses become items as in
+n8n (a JSON array gives one item per element); a non-2xx answer raises :class:`NodeApiError` with n8n's message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import mimetypes
+import re
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+from urllib.parse import parse_qsl, unquote
+
+import httpx
+
+from weft.errors import NodeApiError, NodeOperationError, WeftError
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.workflow import Item, NodeOutput, PairedItem
+
+DEFAULT_TIMEOUT_MS = 300_000
+_STATUS_MESSAGES = {  # n8n's NodeApiError STATUS_CODE_MESSAGES
+    4: "Your request is invalid or could not be processed by the service",
+    5: "The service failed to process your request",
+    400: "Bad request - please check your parameters",
+    401: "Authorization failed - please check your credentials",
+    402: "Payment required - perhaps check your payment details?",
+    403: "Forbidden - perhaps check your credentials?",
+    404: "The resource you are requesting could not be found",
+    405: "Method not allowed - please check you are using the right HTTP method",
+    429: "The service is receiving too many requests from you",
+    500: "The service was not able to process your request",
+    502: "Bad gateway - the service failed to handle your request",
+    503: "Service unavailable - try again later or consider setting this node to retry automatically "
+    "(in the node settings)",
+    504: "Gateway timed out - perhaps try again later?",
+}
+_COMMON_ERRORS = {  # n8n's NodeError COMMON_ERRORS
+    "ECONNREFUSED": "The service refused the connection - perhaps it is offline",
+    "ECONNABORTED": "The connection was aborted, perhaps the server is offline",
+    "ENOTFOUND": "The connection cannot be established, this usually occurs due to an incorrect host(domain) value",
+}
+_BINARY_TYPES = re.compile(  # n8n's binaryContentTypes
+    r"image/|audio/|video/|application/(octet-stream|gzip|zip|vnd\.rar|epub\+zip|x-bzip|x-cdf|vnd\.amazon\.ebook|"
+    r"msword|vnd\.openxmlformats|pdf|vnd\.ms-|vnd\.oasis\.opendocument|x-tar|vnd\.visio|x-7z-compressed)"
+)
+_ACCEPT = {
+    "json": "application/json,text/*;q=0.99",
+    "text": "application/json,text/html,application/xhtml+xml,application/xml,text/*;q=0.9, */*;q=0.1",
+    "": "application/json,text/html,application/xhtml+xml,application/xml,text/*;q=0.9, image/*;q=0.8, */*;q=0.7",
+}
+_GENERIC_AUTH = ("httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpBearerAuth")
+
+
+class HttpRequestError(NodeApiError):
+    """A failed request; ``reason`` is what n8n outputs as ``{json: {error}}`` when the node continues on fail."""
+
+    def __init__(self, node_name: str, message: str, *, reason: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(node_name, message, **kwargs)
+        self.reason = reason
+
+
+@dataclass(kw_only=True)
+class _Request:
+    """One item's request and how to read its response (``response``: n8n's ``options.response.response``)."""
+
+    method: str
+    url: str
+    params: list[tuple[str, Any]] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)  # content / data / files / json, as httpx takes them
+    auth: httpx.Auth | None = None
+    timeout_ms: float = DEFAULT_TIMEOUT_MS
+    follow_redirects: bool = True
+    max_redirects: int = 21
+    response: dict[str, Any] = field(default_factory=dict)
+
+
+class HttpRequest(NodeType):
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="n8n-nodes-base.httpRequest",
+        display_name="HTTP Request",
+        versions=(4, 4.1, 4.2),
+        description="Makes an HTTP request and returns the response data",
+        group=("output",),
+        usable_as_tool=True,
+        credentials=_GENERIC_AUTH,
+        defaults={"method": "GET", "authentication": "none", "options": {}},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        pagination = ctx.get_node_parameter("options.pagination.pagination", 0, None, raw=True)
+        if isinstance(pagination, dict) and pagination.get("paginationMode", "off") != "off":
+            raise _fail(ctx, 0, "Pagination is not supported yet", "Remove the 'Pagination' option; page with a loop.")
+        items = ctx.get_input_data()
+        clients: dict[tuple[bool, str | None], httpx.AsyncClient] = {}
+        try:
+            started = await _start_requests(ctx, items, clients)
+            results = await asyncio.gather(*started, return_exceptions=True)
+        finally:
+            await asyncio.gather(*(client.aclose() for client in clients.values()))
+        out: list[Item] = []
+        for index, result in enumerate(results):
+            try:
+                if isinstance(result, BaseException):
+                    raise result
+                out.extend(_response_items(ctx, index, items[index], *result))
+            except WeftError as error:
+                if not ctx.continue_on_fail():
+                    raise
+                reason = dict(error.reason) if isinstance(error, HttpRequestError) else error.message
+                out.append({"json": {"error": reason}, "pairedItem": {"item": index}})
+        return [out]
+
+
+async def _start_requests(
+    ctx: ExecuteContext, items: list[Item], clients: dict[tuple[bool, str | None], httpx.AsyncClient]
+) -> list[asyncio.Future[Any]]:
+    """Build and start each item's request (a build error takes the request's place in the list)."""
+    started: list[asyncio.Future[Any]] = []
+    for index, item in enumerate(items):
+        batch = ctx.get_node_parameter("options.batching.batch", index, {}) or {}
+        size, interval = max(int(batch.get("batchSize") or 1), 1), float(batch.get("batchInterval") or 0)
+        if index > 0 and interval > 0 and index % size == 0:
+            await asyncio.sleep(interval / 1000)
+        future: asyncio.Future[Any]
+        try:
+            options = ctx.get_node_parameter("options", index, {}) or {}
+            request = await _build_request(ctx, index, item, options)
+        except WeftError as error:
+            future = asyncio.get_running_loop().create_future()
+            future.set_exception(error)
+            started.append(future)
+            continue
+        key = (not options.get("allowUnauthorizedCerts"), options.get("proxy") or None)
+        if key not in clients:
+            clients[key] = httpx.AsyncClient(trust_env=False, verify=key[0], proxy=key[1])
+        started.append(asyncio.ensure_future(_send(ctx, index, clients[key], request)))
+    return started
+
+
+def _fail(ctx: ExecuteContext, index: int, message: str, description: str | None = None) -> NodeOperationError:
+    return NodeOperationError(ctx.node.name, message, description=description, item_index=index)
+
+
+async def _build_request(ctx: ExecuteContext, index: int, item: Item, options: dict[str, Any]) -> _Request:
+    url = ctx.get_node_parameter("url", index, "")
+    if not isinstance(url, str):
+        raise _fail(ctx, index, f"URL parameter must be a string, got {'null' if url is None else type(url).__name__}")
+    url = url.strip()
+    if not url:
+        raise _fail(ctx, index, "URL parameter cannot be empty", "Set the node's 'URL' parameter.")
+    if not url.startswith(("http://", "https://")):
+        raise _fail(ctx, index, f'Invalid URL: {url}. URL must start with "http" or "https".')
+    request = _Request(method=str(ctx.get_node_parameter("method", index, "GET")).upper(), url=url)
+    request.timeout_ms = float(options.get("timeout") or DEFAULT_TIMEOUT_MS)
+    if options.get("redirect") is not None:  # v4 follows redirects unless the option is set
+        redirect = options["redirect"].get("redirect") or {}
+        request.follow_redirects = bool(redirect.get("followRedirects", False))
+        request.max_redirects = int(redirect.get("maxRedirects") or 21)
+    request.response = (options.get("response") or {}).get("response") or {}
+    if ctx.get_node_parameter("sendQuery", index, False):
+        named = _pairs(ctx, index, "Query")  # v4.2 sends each value of a repeated name; before, the last wins
+        request.params.extend(named if ctx.node.typeVersion >= 4.2 else list(dict(named).items()))
+    if ctx.get_node_parameter("sendHeaders", index, False):
+        headers = dict(_pairs(ctx, index, "Headers"))
+        lowercase = options.get("lowercaseHeaders", True) is not False
+        request.headers.update({k.lower(): v for k, v in headers.items()} if lowercase else headers)
+    if ctx.get_node_parameter("sendBody", index, False):
+        _apply_body(ctx, index, item, request)
+    await _apply_auth(ctx, index, request)
+    fmt = request.response.get("responseFormat") or ""
+    request.headers.setdefault("accept", _ACCEPT.get(fmt, _ACCEPT[""]))
+    return request
+
+
+def _pairs(ctx: ExecuteContext, index: int, kind: str) -> list[tuple[str, str]]:
+    """Query parameters (``kind="Query"``) or headers (``"Headers"``), from name/value pairs or from JSON."""
+    if ctx.get_node_parameter(f"specify{kind}", index, "keypair") == "json":
+        label = "JSON Query Parameters" if kind == "Query" else "JSON Headers"
+        data = _parse_json(ctx, ctx.get_node_parameter(f"json{kind}", index, ""), label, index)
+        items = data.items() if isinstance(data, dict) else []
+        return [(str(k), _text(v)) for k, vs in items for v in (vs if isinstance(vs, list) else [vs])]
+    pairs = ctx.get_node_parameter(f"{'query' if kind == 'Query' else 'header'}Parameters.parameters", index, [])
+    return [(str(p["name"]), _text(p.get("value"))) for p in pairs or [] if isinstance(p, dict) and p.get("name")]
+
+
+def _apply_body(ctx: ExecuteContext, index: int, item: Item, request: _Request) -> None:
+    content_type = ctx.get_node_parameter("contentType", index, "json")
+    specify = ctx.get_node_parameter("specifyBody", index, "keypair")
+    params = [p for p in ctx.get_node_parameter("bodyParameters.parameters", index, []) or [] if isinstance(p, dict)]
+    if content_type == "raw":
+        request.headers["content-type"] = str(ctx.get_node_parameter("rawContentType", index, ""))
+        request.body = {"content": _text(ctx.get_node_parameter("body", index, ""))}
+    elif content_type == "binaryData":
+        binary = _input_binary(ctx, index, item, str(ctx.get_node_parameter("inputDataFieldName", index, "data")))
+        request.body = {"content": base64.b64decode(binary["data"])}
+        request.headers["content-type"] = binary.get("mimeType") or "application/octet-stream"
+    elif content_type == "multipart-form-data":
+        files: list[tuple[str, Any]] = []
+        for p in params:  # text fields are parts without a file name
+            if p.get("parameterType") == "formBinaryData":
+                binary = _input_binary(ctx, index, item, str(p.get("inputDataFieldName") or ""))
+                blob = base64.b64decode(binary["data"])
+                files.append((str(p.get("name")), (binary.get("fileName") or "file", blob, binary.get("mimeType"))))
+            else:
+                files.append((str(p.get("name")), (None, _text(p.get("value")))))
+        request.body = {"files": files}
+    elif content_type == "form-urlencoded":
+        if specify == "string":
+            request.body = {"data": dict(parse_qsl(str(ctx.get_node_parameter("body", index, ""))))}
+        else:
+            request.body = {"data": {str(p.get("name")): _text(p.get("value")) for p in params}}
+    elif specify == "json":
+        raw = ctx.get_node_parameter("jsonBody", index, "")
+        request.body = {"json": raw if isinstance(raw, list) else _parse_json(ctx, raw, "JSON Body", index)}
+    else:
+        body: dict[str, Any] = {}
+        for p in params:  # v4 builds nested objects from dotted names (lodash ``set``)
+            *path, last = str(p.get("name", "")).split(".")
+            target = body
+            for key in path:
+                target = target.setdefault(key, {}) if isinstance(target.get(key, {}), dict) else target
+            target[last] = p.get("value")
+        request.body = {"json": body}
+
+
+def _input_binary(ctx: ExecuteContext, index: int, item: Item, name: str) -> dict[str, Any]:
+    binary = (item.get("binary") or {}).get(name)
+    if not isinstance(binary, dict) or "data" not in binary:
+        message = f"This operation expects the node's input data to contain a binary file '{name}', but none was found"
+        raise _fail(ctx, index, f"{message} [item {index}]", f"Make the previous node output binary {name!r}.")
+    return binary
+
+
+async def _apply_auth(ctx: ExecuteContext, index: int, request: _Request) -> None:
+    authentication = ctx.get_node_parameter("authentication", 0, "none")
+    if authentication == "none":
+        return
+    kind = str(ctx.get_node_parameter("genericAuthType", 0, ""))
+    if authentication != "genericCredentialType" or kind not in _GENERIC_AUTH:
+        named = ctx.get_node_parameter("nodeCredentialType", 0, "") or kind or authentication
+        fix = "Use 'Generic Credential Type' with Basic, Digest, Header, Query or Bearer auth and the same secret."
+        raise _fail(ctx, index, f"Authentication with credential type {named!r} is not supported yet", fix)
+    creds = await ctx.get_credentials(kind)
+    if kind in ("httpBasicAuth", "httpDigestAuth"):
+        auth_class = httpx.BasicAuth if kind == "httpBasicAuth" else httpx.DigestAuth
+        request.auth = auth_class(str(creds.get("user") or ""), str(creds.get("password") or ""))
+    elif kind == "httpHeaderAuth":
+        request.headers[str(creds.get("name"))] = _text(creds.get("value"))
+    elif kind == "httpQueryAuth":
+        request.params.append((str(creds.get("name")), _text(creds.get("value"))))
+    else:
+        request.headers["Authorization"] = f"Bearer {_text(creds.get('token'))}"
+
+
+def _parse_json(ctx: ExecuteContext, raw: Any, field_name: str, index: int) -> Any:
+    if isinstance(raw, dict):
+        return raw
+    try:
+        return json.loads(raw)
+    except (TypeError, json.JSONDecodeError) as exc:
+        raise _fail(ctx, index, f'The value in the "{field_name}" field is not valid JSON', str(exc)) from None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict | list):
+        return json.dumps(value)
+    return "" if value is None else str(value)
+
+
+async def _send(
+    ctx: ExecuteContext, index: int, client: httpx.AsyncClient, request: _Request
+) -> tuple[_Request, httpx.Response]:
+    """Send within the timeout, following redirects to http(s) URLs only; raise for non-2xx unless neverError."""
+    seconds = request.timeout_ms / 1000
+    method, url, params, body = request.method, request.url, request.params, request.body
+    try:
+        async with asyncio.timeout(seconds):
+            for _ in range(request.max_redirects + 1):
+                target = httpx.URL(url)  # parameters are added to the URL's own query, as n8n does
+                target = target.copy_with(params=[*target.params.multi_items(), *params]) if params else target
+                built = client.build_request(method, target, headers=request.headers, **body)
+                response = await client.send(built, auth=request.auth, follow_redirects=False)
+                location = response.headers.get("location")
+                if not (request.follow_redirects and response.is_redirect and location):
+                    break
+                await response.aclose()
+                url, params = str(response.url.join(location)), []
+                if not url.startswith(("http://", "https://")):
+                    raise _fail(ctx, index, f"Redirect to {url!r} not followed: only http(s) URLs are allowed")
+                if response.status_code not in (307, 308) and method != "HEAD":
+                    method, body = "GET", {}
+            else:
+                raise _fail(ctx, index, f"Maximum number of redirects exceeded ({request.max_redirects})")
+    except (httpx.HTTPError, TimeoutError) as exc:
+        raise _transport_error(ctx.node.name, index, exc, request.timeout_ms, url) from exc
+    if not request.response.get("neverError") and not 200 <= response.status_code < 300:
+        raise _api_error(ctx, index, response, request.response.get("responseFormat") or "autodetect")
+    return request, response
+
+
+def _api_error(ctx: ExecuteContext, index: int, response: httpx.Response, fmt: str) -> HttpRequestError:
+    code, text = response.status_code, response.text
+    try:
+        body: Any = json.loads(text) if "json" in response.headers.get("content-type", "") else text
+    except json.JSONDecodeError:
+        body = text
+    raw = f"{code} - {json.dumps(body)}"
+    message = _STATUS_MESSAGES.get(code) or _STATUS_MESSAGES.get(code // 100) or raw
+    # autodetect reads an error body as text, so n8n's description is the raw body
+    description = _find_message(body) if fmt == "json" and isinstance(body, dict) else text
+    reason = {"message": raw, "name": "AxiosError", "code": f"ERR_BAD_{'REQUEST' if code < 500 else 'RESPONSE'}"}
+    description = description if description and description != message else None
+    kwargs = {"http_code": code, "description": description, "item_index": index}
+    return HttpRequestError(ctx.node.name, message, reason={**reason, "status": code}, **kwargs)
+
+
+def _find_message(body: dict[str, Any]) -> str | None:
+    for key in ("error", "message", "msg", "description", "reason", "detail", "details", "errors", "title"):
+        value = _find_message(body[key]) if isinstance(body.get(key), dict) else body.get(key)
+        if isinstance(value, str | int | float) and value != "":
+            return str(value)
+    return None
+
+
+def _transport_error(node_name: str, index: int, exc: BaseException, timeout_ms: float, url: str) -> HttpRequestError:
+    target, text = httpx.URL(url), str(exc).lower()
+    if isinstance(exc, httpx.TimeoutException | TimeoutError):
+        raw, code = f"timeout of {timeout_ms:g}ms exceeded", "ECONNABORTED"
+    elif isinstance(exc, httpx.ConnectError) and "refused" in text:
+        raw, code = f"connect ECONNREFUSED {target.host}:{target.port or 443}", "ECONNREFUSED"
+    elif isinstance(exc, httpx.ConnectError) and "name" in text:
+        raw, code = f"getaddrinfo ENOTFOUND {target.host}", "ENOTFOUND"
+    else:
+        raw, code = str(exc) or type(exc).__name__, ""
+    message = _COMMON_ERRORS.get(code, raw)
+    reason = {"message": raw, "name": "AxiosError", "code": code or None}
+    description = raw if raw != message else None
+    return HttpRequestError(node_name, message, description=description, item_index=index, reason=reason)
+
+
+def _response_items(
+    ctx: ExecuteContext, index: int, item: Item, request: _Request, response: httpx.Response
+) -> list[Item]:
+    options = request.response
+    fmt, full, prop = options.get("responseFormat") or "autodetect", options.get("fullResponse"), "data"
+    prop = str(options.get("outputPropertyName") or prop)
+    content_type = response.headers.get("content-type", "")
+    if fmt == "autodetect":
+        fmt = "json" if "application/json" in content_type else "file" if _BINARY_TYPES.search(content_type) else "text"
+    paired: PairedItem = {"item": index}
+    meta = {"headers": dict(response.headers), "statusCode": response.status_code}
+    meta["statusMessage"] = response.reason_phrase
+    if fmt == "file":
+        binary = {**(item.get("binary") or {}), prop: _binary_data(response)}
+        return [{"json": dict(meta if full else item.get("json", {})), "binary": binary, "pairedItem": paired}]
+    if fmt == "text":
+        text = response.text
+        return [{"json": {prop: text, **meta} if full else ({prop: text} if text else {}), "pairedItem": paired}]
+    try:
+        body = json.loads(response.text) if response.text.strip() else {}
+    except json.JSONDecodeError:
+        if not options.get("neverError"):
+            raise _fail(ctx, index, 'Response body is not valid JSON. Change "Response Format" to "Text"') from None
+        body = {}
+    if full:
+        return [{"json": {"body": body, **meta}, "pairedItem": paired}]
+    values = body if isinstance(body, list) else [body]  # an array gives one item per element
+    return [
+        {"json": v if isinstance(v, dict) else {"data": v} if v is not None else {}, "pairedItem": paired}
+        for v in values
+    ]
+
+
+def _binary_data(response: httpx.Response) -> dict[str, Any]:
+    """The body in n8n's binary shape (``prepareBinaryData``): base64 data, MIME type, name, size, extension."""
+    content = response.content
+    mime = response.headers.get("content-type", "").split(";")[0].strip() or "application/octet-stream"
+    disposition = re.search(r'filename\*?=(?:UTF-8\'\')?"?([^";]+)"?', response.headers.get("content-disposition", ""))
+    name = unquote(disposition.group(1)) if disposition else response.url.path.rsplit("/", 1)[-1]
+    extension = name.rsplit(".", 1)[1] if "." in name else (mimetypes.guess_extension(mime) or ".").lstrip(".")
+    data = {"data": base64.b64encode(content).decode("ascii"), "mimeType": mime, "fileName": name}
+    data.update(fileSize=_pretty_bytes(len(content)), fileExtension=extension)
+    return {k: v for k, v in data.items() if v}
+
+
+def _pretty_bytes(size: int) -> str:
+    """``pretty-bytes`` as n8n uses it: 1000-based units, three significant digits."""
+    value, units = float(size), ["B", "kB", "MB", "GB", "TB"]
+    while value >= 1000 and len(units) > 1:
+        value, units = value / 1000, units[1:]
+    return f"{size} B" if units[0] == "B" else f"{float(f'{value:.3g}'):g} {units[0]}"

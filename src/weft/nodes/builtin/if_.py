@@ -1,0 +1,56 @@
+"""If (``n8n-nodes-base.if`` v2–2.2): routes each item to ``true`` (output 0) or ``false`` (output 1).
+
+The conditions are n8n's filter parameter (:mod:`weft.nodes.builtin._filter`). With ``continueOnFail`` an item
+whose conditions cannot be evaluated goes to the ``false`` output, as in n8n.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from weft.errors import NodeOperationError, WeftError
+from weft.nodes.builtin._filter import ENABLE_LESS_STRICT_TYPE_VALIDATION, CompiledFilter, node_filter_settings
+from weft.nodes.builtin._utils import Params, with_paired_item
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.workflow import MAIN, Item, NodeOutput
+
+
+def filter_error(ctx: ExecuteContext, error: Exception, item_index: int, loose: bool) -> WeftError:
+    """A filter failure as the node's error: n8n keeps the message and adds a hint to loosen validation.
+
+    Errors that already are Weft errors (an expression that failed) are kept as they are."""
+    if isinstance(error, WeftError):
+        return error
+    description = getattr(error, "description", None)
+    if not description and not loose:
+        description = ENABLE_LESS_STRICT_TYPE_VALIDATION
+    return NodeOperationError(ctx.node.name, str(error), description=description, item_index=item_index)
+
+
+class If(NodeType):
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="n8n-nodes-base.if",
+        display_name="If",
+        versions=(2, 2.1, 2.2),
+        description="Route items to different branches (true/false)",
+        group=("transform",),
+        outputs=(MAIN, MAIN),
+        defaults={"options": {}, "looseTypeValidation": False, "conditions": {}},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        params = Params(ctx)
+        settings = node_filter_settings(params, loose_since=2.1, version=2 if params.node_version >= 2.2 else 1)
+        conditions = CompiledFilter(params.raw("conditions", {}), settings)
+        true_items: list[Item] = []
+        false_items: list[Item] = []
+        for index, item in enumerate(ctx.get_input_data()):
+            try:
+                passed = conditions.passes(params, index)
+            except Exception as error:
+                if ctx.continue_on_fail():
+                    false_items.append(with_paired_item(item, index))
+                    continue
+                raise filter_error(ctx, error, index, bool(settings["loose"])) from error
+            (true_items if passed else false_items).append(with_paired_item(item, index))
+        return [true_items, false_items]

@@ -1,0 +1,198 @@
+"""Edit Fields (Set) (``n8n-nodes-base.set`` v3–3.4, and the legacy v1/v2 ``values`` form).
+
+Mode ``manual`` writes typed assignments (``assignments.assignments[]`` from v3.3, ``fields.values[]``
+before) over the input fields kept by ``includeOtherFields``/``include``; mode ``raw`` writes the object of
+``jsonOutput``. Parameters are read once, raw; per item only the expressions among them are evaluated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from weft.errors import NodeOperationError, WeftError
+from weft.nodes.builtin._set_helpers import (
+    ComposeOptions,
+    SetFieldError,
+    compose_options,
+    compose_return_item,
+    find_resolvables,
+    parse_json_parameter,
+    stringify_resolved,
+    validate_entry,
+)
+from weft.nodes.builtin._utils import Params, has_expression, set_path
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.workflow import Item, NodeOutput
+
+#: ``(item_index, item) -> output item``; raises on a bad field.
+ItemBuilder = Callable[[int, Item], Item]
+
+_COMPOSE_PARAMS = ("include", "includeOtherFields", "options", "includeFields", "excludeFields")
+
+
+class Set(NodeType):
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="n8n-nodes-base.set",
+        display_name="Edit Fields (Set)",
+        versions=(1, 2, 3, 3.1, 3.2, 3.3, 3.4),
+        description="Modify, add, or remove item fields",
+        group=("input",),
+        defaults={"mode": "manual", "include": "all", "includeOtherFields": False, "options": {}},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        params = Params(ctx)
+        if params.node_version < 3:
+            return [_legacy_set(ctx, params)]
+        mode = params.get("mode", 0, "manual")
+        builder = _RawBuilder(ctx, params) if mode == "raw" else _ManualBuilder(ctx, params)
+        duplicates = 0
+        if params.get("duplicateItem", 0, False) and ctx.mode == "manual":
+            duplicates = int(params.get("duplicateCount", 0, 0) or 0)
+        output: list[Item] = []
+        for index, item in enumerate(ctx.get_input_data()):
+            try:
+                new_item = builder.build(index, item)
+            except (SetFieldError, WeftError) as error:
+                if not ctx.continue_on_fail():
+                    raise _node_error(ctx, error, index) from error
+                new_item = {"json": {"error": str(error)}, "pairedItem": {"item": index}}
+            output.extend([new_item] * (duplicates + 1))
+        return [output]
+
+
+def _node_error(ctx: ExecuteContext, error: Exception, item_index: int) -> WeftError:
+    if isinstance(error, SetFieldError):
+        return NodeOperationError(ctx.node.name, error.message, description=error.description, item_index=item_index)
+    assert isinstance(error, WeftError)
+    return error
+
+
+class _Builder:
+    """Reads the parameters that decide which input fields are kept (once, unless they hold expressions)."""
+
+    def __init__(self, ctx: ExecuteContext, params: Params) -> None:
+        self.ctx = ctx
+        self.params = params
+        self.version = params.node_version
+        dynamic = any(has_expression(params.raw(name)) for name in _COMPOSE_PARAMS)
+        self._static = None if dynamic else self._compose_options(0)
+
+    def compose_options(self, item_index: int) -> ComposeOptions:
+        return self._static if self._static is not None else self._compose_options(item_index)
+
+    def _compose_options(self, item_index: int) -> ComposeOptions:
+        p = self.params
+        include = p.get("include", item_index, "all") or "all"
+        if self.version >= 3.3 and not p.get("includeOtherFields", item_index, False):
+            include = "none"
+        options = p.get("options", item_index, {}) or {}
+        include_fields = p.get("includeFields", item_index, "")
+        exclude_fields = p.get("excludeFields", item_index, "")
+        return compose_options(self.version, include, options, include_fields, exclude_fields)
+
+    def build(self, item_index: int, item: Item) -> Item:
+        raise NotImplementedError
+
+
+class _ManualBuilder(_Builder):
+    """Mode ``manual``: typed assignments (v3.3+) or typed ``fields.values`` (v3–3.2)."""
+
+    def __init__(self, ctx: ExecuteContext, params: Params) -> None:
+        super().__init__(ctx, params)
+        if self.version >= 3.3:
+            raw = params.raw("assignments.assignments", []) or []
+            self.entries = [(a.get("name", ""), a.get("type", "string"), a.get("value")) for a in raw]
+        else:
+            raw = params.raw("fields.values", []) or []
+            self.entries = [_field_entry(field) for field in raw]
+        self._dynamic = [(has_expression(n), has_expression(v)) for n, _, v in self.entries]
+
+    def build(self, item_index: int, item: Item) -> Item:
+        options = self.compose_options(item_index)
+        ignore = bool(self._ignore_errors(item_index))
+        new_fields: dict[str, Any] = {}
+        for (name, kind, value), (name_dynamic, value_dynamic) in zip(self.entries, self._dynamic, strict=True):
+            if name_dynamic:
+                name = str(self.params.resolve(name, item_index))
+            if kind == "object" and isinstance(value, str) and value.startswith("=") and self.version < 3.3:
+                value = parse_json_parameter(_resolve_raw(self.ctx, value.lstrip("="), item_index), item_index, name)
+            elif value_dynamic:
+                value = self.params.resolve(value, item_index)
+            if kind == "binary":
+                raise SetFieldError(f"Could not find binary data specified in field {name}")
+            key, converted = validate_entry(name, kind, value, item_index, ignore, self.version)
+            new_fields[key] = converted
+        return compose_return_item(item_index, item, new_fields, options)
+
+    def _ignore_errors(self, item_index: int) -> Any:
+        return (self.params.get("options", item_index, {}) or {}).get("ignoreConversionErrors")
+
+
+def _field_entry(field: dict[str, Any]) -> tuple[str, str, Any]:
+    kind = field.get("type", "stringValue")
+    return field.get("name", ""), kind.replace("Value", ""), field.get(kind)
+
+
+class _RawBuilder(_Builder):
+    """Mode ``raw``: the object of ``jsonOutput`` (an expression template is resolved segment by segment)."""
+
+    def __init__(self, ctx: ExecuteContext, params: Params) -> None:
+        super().__init__(ctx, params)
+        raw = params.raw("jsonOutput", "")
+        self.template = raw.lstrip("=") if isinstance(raw, str) and raw.startswith("=") else None
+        self.static = raw
+
+    def build(self, item_index: int, item: Item) -> Item:
+        if self.template is not None:
+            data = parse_json_parameter(_resolve_raw(self.ctx, self.template, item_index), item_index)
+        else:
+            data = parse_json_parameter(self.static, item_index)
+        return compose_return_item(item_index, item, data, self.compose_options(item_index))
+
+
+def _resolve_raw(ctx: ExecuteContext, template: str, item_index: int) -> str:
+    """n8n ``resolveRawData``: each ``{{ … }}`` replaced by its value (objects as JSON)."""
+    text = template
+    for resolvable in find_resolvables(template):
+        value = ctx.evaluate_expression(f"={resolvable}", item_index)
+        text = text.replace(resolvable, stringify_resolved(value), 1)
+    return text
+
+
+# --------------------------------------------------------------------------- v1 / v2
+
+
+def _legacy_set(ctx: ExecuteContext, params: Params) -> list[Item]:
+    """Set v1/v2: ``values.{boolean,number,string}[{name, value}]`` and ``keepOnlySet``."""
+    output: list[Item] = []
+    for index, item in enumerate(ctx.get_input_data()):
+        try:
+            output.append(_legacy_item(params, index, item))
+        except WeftError as error:
+            if not ctx.continue_on_fail():
+                raise
+            output.append({"json": {"error": str(error)}, "pairedItem": {"item": index}})
+    return output
+
+
+def _legacy_item(params: Params, index: int, item: Item) -> Item:
+    new_item: dict[str, Any] = {"json": {}, "pairedItem": {"item": index}}
+    if not params.get("keepOnlySet", index, False):
+        if item.get("binary") is not None:
+            new_item["binary"] = dict(item["binary"])
+        new_item["json"] = dict(item["json"])
+    dot = (params.get("options", index, {}) or {}).get("dotNotation") is not False
+    for kind, convert in (("boolean", bool), ("number", _identity), ("string", _identity)):
+        for entry in params.get(f"values.{kind}", index, []) or []:
+            value = convert(entry.get("value", False if kind == "boolean" else 0 if kind == "number" else ""))
+            if dot:
+                set_path(new_item["json"], entry.get("name", ""), value)
+            else:
+                new_item["json"][entry.get("name", "")] = value
+    return new_item  # type: ignore[return-value]
+
+
+def _identity(value: Any) -> Any:
+    return value

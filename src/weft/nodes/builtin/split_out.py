@@ -1,0 +1,109 @@
+"""Split Out (``n8n-nodes-base.splitOut`` v1): turns a list (or object) inside each item into separate items."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from weft.errors import NodeOperationError
+from weft.nodes.builtin._utils import Params, get_path, split_fields, unset_path
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.workflow import Item, NodeOutput
+
+_MISSING: Any = object()
+
+
+class SplitOut(NodeType):
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="n8n-nodes-base.splitOut",
+        display_name="Split Out",
+        versions=(1,),
+        description="Turn a list inside item(s) into separate items",
+        group=("transform",),
+        defaults={"fieldToSplitOut": "", "include": "noOtherFields", "fieldsToInclude": "", "options": {}},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        params = Params(ctx)
+        output: list[Item] = []
+        for index, item in enumerate(ctx.get_input_data()):
+            fields = split_fields(params.get("fieldToSplitOut", index, ""))
+            if not fields:
+                raise NodeOperationError(
+                    ctx.node.name, "'Fields To Split Out' is required", description="Add the field(s) to split out"
+                )
+            options = params.get("options", index, {}) or {}
+            include = params.get("include", index, "noOtherFields")
+            split = _split_item(item, fields, options, include)
+            for entry in split:
+                output.append(_finish(ctx, params, item, entry, fields, include, options, index))
+        return [output]
+
+
+def _elements(item: Item, field: str, dot: bool) -> list[Any]:
+    if field == "$binary":
+        return [{key: value} for key, value in (item.get("binary") or {}).items()]
+    value = get_path(item["json"], field, dot_notation=dot, default=_MISSING)
+    if value is _MISSING:
+        return []
+    if not isinstance(value, dict | list):
+        return [value]
+    return list(value.values()) if isinstance(value, dict) else value
+
+
+def _split_item(item: Item, fields: list[str], options: dict[str, Any], include: str) -> list[dict[str, Any]]:
+    """One entry per element; several fields are split side by side (element ``i`` of each in entry ``i``)."""
+    dot = not options.get("disableDotNotation")
+    destination = options.get("destinationFieldName") or ""
+    multi = len(fields) > 1
+    split: list[dict[str, Any]] = []
+    for field in fields:
+        for position, element in enumerate(_elements(item, field, dot)):
+            if position >= len(split):
+                split.append({"json": {}})
+            entry = split[position]
+            if field == "$binary":
+                entry.setdefault("binary", {}).update(element)
+                continue
+            name = destination or field
+            if isinstance(element, dict | list) and not destination and not multi and include == "noOtherFields":
+                spread = element if isinstance(element, dict) else {str(i): v for i, v in enumerate(element)}
+                entry["json"] = {**entry["json"], **spread}
+            else:
+                entry["json"][name] = element
+    return split
+
+
+def _finish(
+    ctx: ExecuteContext,
+    params: Params,
+    item: Item,
+    entry: dict[str, Any],
+    fields: list[str],
+    include: str,
+    options: dict[str, Any],
+    index: int,
+) -> Item:
+    dot = not options.get("disableDotNotation")
+    source = item["json"]
+    new_item: dict[str, Any] = {"json": entry["json"], "pairedItem": {"item": index}}
+    if "binary" in entry:
+        new_item["binary"] = entry["binary"]
+    if include == "allOtherFields":
+        rest = dict(source)
+        for field in fields:
+            if dot:
+                unset_path(rest, field)
+            else:
+                rest.pop(field, None)
+        new_item["json"] = {**rest, **entry["json"]}
+    elif include == "selectedOtherFields":
+        selected = split_fields(params.get("fieldsToInclude", index, ""))
+        if not selected:
+            raise NodeOperationError(ctx.node.name, "No fields specified", description="Please add a field to include")
+        for field in selected:
+            value = get_path(source, field, dot_notation=dot, default=_MISSING)
+            if value is not _MISSING:
+                new_item["json"][field] = value
+    if options.get("includeBinary") and item.get("binary") and "binary" not in new_item:
+        new_item["binary"] = item["binary"]
+    return new_item  # type: ignore[return-value]
