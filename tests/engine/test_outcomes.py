@@ -142,3 +142,12 @@ async def test_paired_items_are_assigned_when_unambiguous(registry):
     run = await run_workflow(wf, registry=registry)
     same = run["data"]["resultData"]["runData"]["Same"][0]["data"]["main"][0]
     assert [i["pairedItem"] for i in same] == [{"item": 0}, {"item": 1}, {"item": 2}]
+
+
+async def test_engine_failure_outside_a_node_is_stored_not_raised(registry):
+    wf = _line(node("A", SET))
+    wf["nodes"][1]["type"] = "weft.test.notInstalled"
+    run = await run_workflow(wf, registry=registry)
+    assert run["status"] == "error"
+    assert "Unknown node type 'weft.test.notInstalled'" in run["data"]["resultData"]["error"]["message"]
+    assert run["data"]["resultData"]["runData"]["Start"][0]["executionStatus"] == "success"

@@ -133,3 +133,10 @@ async def test_tool_timeout_becomes_an_error_result_for_the_requester(registry):
     assert run["status"] == "success"
     assert output_json(run, "Agent")[0]["responses"] == [{"error": "Error: timed out after 50 ms"}]
     assert run["data"]["resultData"]["runData"]["Slow"][0]["executionStatus"] == "error"
+
+
+async def test_request_for_an_unknown_node_fails_the_execution_with_the_requester_recorded(registry):
+    run = await run_workflow(_agent_wf([{"nodeName": "Ghost", "input": {}, "id": "x"}]), registry=registry)
+    assert run["status"] == "error"
+    assert run["data"]["resultData"]["error"]["message"] == 'Workflow does not contain a node with the name of "Ghost".'
+    assert run["data"]["resultData"]["runData"]["Agent"][0]["executionStatus"] == "error"

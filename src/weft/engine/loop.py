@@ -13,27 +13,29 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
 
-from weft.engine import outcomes, scheduling
-from weft.engine.context import ExecuteContext, SupplyContext, _BaseContext, wrap_node_error
+from weft.engine import inputs, outcomes, scheduling
+from weft.engine.context import _BaseContext, wrap_node_error
 from weft.engine.hooks import ExecutionHooks, HookName
+from weft.engine.irun import build_run
 from weft.engine.requests import collect_action_responses, handle_request
-from weft.engine.state import initial_run_execution_data, next_execution_index_of, to_item
+from weft.engine.run_node import run_node
+from weft.engine.state import initial_run_execution_data, next_execution_index_of
+from weft.engine.tasks import task_finished, task_started, upsert_task
 from weft.errors import (
     CancelSignal,
     EngineSignal,
     ExecutionCancelledError,
-    NodeOperationError,
     TimeoutExecutionCancelledError,
+    WeftError,
     WorkflowOperationError,
 )
 from weft.expressions import ExpressionLimits
-from weft.nodes.contract import EngineRequest, EngineResponse, ExecutionServices, NodeType
+from weft.nodes.contract import EngineRequest, ExecutionServices, NodeType
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, RunExecutionData, TaskData, Workflow
 
@@ -86,7 +88,7 @@ class Execution:
         self.cancel_reason: ExecutionCancelledError | None = None
         self.started_at = datetime.now(UTC)
         self._execution_index = next_execution_index_of(self.data)
-        self._execution_error: dict[str, Any] | None = None
+        self.execution_error: dict[str, Any] | None = None
         self._task: asyncio.Task[Any] | None = None
         self._pending_hooks: list[asyncio.Future[Any]] = []
         self._last_skipped: str | None = None
@@ -149,6 +151,11 @@ class Execution:
         sign = self.options.sign_resume_url
         return f"{url}?signature={sign(self.execution_id)}" if sign else url
 
+    async def supply_sub_node_data(self, parent: _BaseContext, connection_type: str, item_index: int) -> list[Any]:
+        from weft.engine.subnodes import supply_sub_node_data
+
+        return await supply_sub_node_data(self, parent, connection_type, item_index)
+
     def next_execution_index(self) -> int:
         index = self._execution_index
         self._execution_index += 1
@@ -179,15 +186,18 @@ class Execution:
 
     async def _run_loop(self, resumed: bool) -> Run:
         await self.hooks.run("workflowExecuteResume" if resumed else "workflowExecuteBefore", self.workflow, self.data)
-        while self.stack and self.cancel_reason is None:
-            entry = self.stack.pop(0)
-            if await self._step(entry) is Step.STOP:
-                break
-            if not self.stack and self.data["executionData"]["waitingExecution"]:
-                scheduling.release_waiting_node(
-                    self.workflow, self.data["executionData"], self._required_inputs, self._declared_inputs
-                )
-        run = self._finish()
+        try:
+            while self.stack and self.cancel_reason is None:
+                entry = self.stack.pop(0)
+                if await self._step(entry) is Step.STOP:
+                    break
+                if not self.stack and self.data["executionData"]["waitingExecution"]:
+                    scheduling.release_waiting_node(
+                        self.workflow, self.data["executionData"], self._required_inputs, self._declared_inputs
+                    )
+        except Exception as exc:
+            self.execution_error = outcomes.error_to_json(exc, self.data["resultData"].get("lastNodeExecuted", ""))
+        run = build_run(self)
         await self.hooks.run("workflowExecuteAfter", run, None)
         return run
 
@@ -200,19 +210,22 @@ class Execution:
         if self._filtered_out(name):
             return Step.CONTINUE
         node_type = self._node_type(entry)
-        connection_input = self._connection_input(entry, node_type)
+        connection_input = inputs.connection_input(self.workflow, entry, node_type)
         if connection_input is None:
             return self._skip(f"{name}:{run_index}")
-        task = self._task_started(entry)
+        task = task_started(entry, self.next_execution_index())
         if not (entry.get("metadata") or {}).get("nodeWasResumed"):
             await self.hooks.run("nodeExecuteBefore", name, task)
         # 2. run it
         output, error = await self._run_with_retries(entry, node_type, run_index, connection_input)
         if isinstance(output, EngineRequest):
-            self._handle_request(entry, output, run_index)
-            return Step.CONTINUE
+            try:
+                self._handle_request(entry, output, run_index)
+                return Step.CONTINUE
+            except WeftError as exc:  # an unknown node or an empty request: the requester fails
+                output, error = None, exc
         # 3. record the outcome and route the output
-        task = self._finished_task(task, entry)
+        task = task_finished(task, entry, self.data)
         if error is not None:
             return await self._handle_error(entry, task, error, run_index)
         return await self._handle_success(entry, task, output, run_index)
@@ -232,7 +245,7 @@ class Execution:
                 await asyncio.sleep(wait_s)
             error = None
             try:
-                output = await self._run_node(entry, node_type, run_index, connection_input, response)
+                output = await run_node(self, entry, node_type, run_index, connection_input, response)
             except asyncio.CancelledError:
                 if self.cancel_reason is None:
                     raise
@@ -245,56 +258,10 @@ class Execution:
                 error = wrap_node_error(exc, node.name)
                 continue
             finally:
-                await self._flush_hooks()
+                await self.flush_hooks()
             if isinstance(output, EngineRequest) or not outcomes.output_failed(output):
                 break
         return output, error
-
-    async def _run_node(
-        self,
-        entry: ExecuteData,
-        node_type: NodeType,
-        run_index: int,
-        connection_input: list[Item],
-        response: EngineResponse | None,
-    ) -> NodeOutput | EngineRequest | None:
-        node_json = entry["node"]
-        if node_json.get("disabled"):
-            main = entry["data"].get("main") or []
-            if (entry.get("metadata") or {}).get("forwardAllOutputs"):
-                return [list(items or []) for items in main]
-            return [list(main[0] or [])] if main else None
-        pinned = self._pinned(node_json["name"])
-        if pinned is not None:
-            return [pinned]
-        node = self.workflow.nodes[node_json["name"]]
-        if node.executeOnce:
-            entry = {**entry, "data": {k: [i[:1] if i else i for i in v] for k, v in entry["data"].items()}}
-            connection_input = connection_input[:1]
-        ctx = ExecuteContext(
-            self,
-            node,
-            node_type,
-            entry,
-            run_index=run_index,
-            connection_input=connection_input,
-            engine_response=response,
-        )
-        timeout_ms = (entry.get("metadata") or {}).get("timeoutMs")
-        if timeout_ms:
-            result = await _with_timeout(node_type.execute(ctx), timeout_ms, node.name)
-        else:
-            result = await node_type.execute(ctx)
-        if isinstance(result, EngineRequest) or result is None:
-            return result
-        return [[to_item(i) for i in items] if items is not None else [] for items in result]
-
-    def _pinned(self, name: str) -> list[Item] | None:
-        pin_data = self.data["resultData"].get("pinData") or {}
-        node = self.workflow.nodes.get(name)
-        if name not in pin_data or node is None or node.disabled:
-            return None
-        return [to_item(item) for item in pin_data[name]]
 
     # ------------------------------------------------------------------ outcomes
 
@@ -336,9 +303,9 @@ class Execution:
             return await self._record_and_route(entry, task, passthrough, run_index)
         if rewire:
             task["data"] = {rewire: [[{"json": {"error": error_json["message"]}}]]}
-        self._upsert(name, run_index, task)
+        upsert_task(self.run_data, name, run_index, task)
         self.stack.insert(0, entry)
-        self._execution_error = error_json
+        self.execution_error = error_json
         await self.hooks.run("nodeExecuteAfter", name, task, self.data)
         return Step.STOP
 
@@ -346,7 +313,7 @@ class Execution:
         name = entry["node"]["name"]
         task["executionStatus"] = "canceled"
         task["error"] = signal.reason.to_json()
-        self._upsert(name, run_index, task)
+        upsert_task(self.run_data, name, run_index, task)
         self.stack.insert(0, entry)
         self.cancel_reason = self.cancel_reason or signal.reason
         return Step.STOP
@@ -356,7 +323,7 @@ class Execution:
         outcomes.normalize_node_errors(data)
         rewire = entry["node"].get("rewireOutputLogTo")
         task["data"] = {rewire or MAIN: data}  # type: ignore[dict-item]
-        self._upsert(name, run_index, task)
+        upsert_task(self.run_data, name, run_index, task)
         if self.data.get("waitTill"):
             task["executionStatus"] = "waiting"
             await self.hooks.run("nodeExecuteAfter", name, task, self.data)
@@ -397,36 +364,6 @@ class Execution:
         node = self.workflow.nodes[entry["node"]["name"]]
         return self.registry.get(node.type, node.typeVersion)
 
-    def _connection_input(self, entry: ExecuteData, node_type: NodeType) -> list[Item] | None:
-        """Items of main input 0, or ``None`` when the node has no input data and must not run (v1)."""
-        if node_type.description.is_trigger:
-            main = entry["data"].get("main") or []
-            return list(main[0] or []) if main else []
-        main = entry["data"].get("main") or []
-        if not main:
-            return None
-        data = main[0]
-        if self.workflow.settings.executionOrder == "v1":
-            # inputs may be missing under v1: use the first one that has data
-            data = next((d for d in main if d), data)
-        elif not data:
-            data = self._loop_back_input(entry, main)
-        return data if data else None
-
-    def _loop_back_input(self, entry: ExecuteData, main: list[list[Item] | None]) -> list[Item] | None:
-        """The first input is empty: use data that came back to this node from further down (a loop)."""
-        source = (entry.get("source") or {}).get("main") or []
-        if source and source[0] is not None:
-            return None
-        name = entry["node"]["name"]
-        descendants = set(self.workflow.children(name))
-        for index, items in enumerate(main):
-            src = source[index] if index < len(source) else None
-            previous = src["previousNode"] if src else None
-            if items and previous is not None and (previous == name or previous in descendants):
-                return items
-        return None
-
     def _skip(self, key: str) -> Step:
         if key == self._last_skipped:
             raise WorkflowOperationError("Stopped execution because it seems to be in an endless loop")
@@ -436,35 +373,6 @@ class Execution:
     def _filtered_out(self, name: str) -> bool:
         node_filter = self.data["startData"].get("runNodeFilter")
         return node_filter is not None and name not in node_filter
-
-    def _task_started(self, entry: ExecuteData) -> TaskData:
-        source = entry.get("source")
-        return {
-            "startTime": int(time.time() * 1000),
-            "executionIndex": self.next_execution_index(),
-            "executionTime": 0,
-            "source": list(source["main"]) if source else [],
-            "hints": [],
-        }
-
-    def _finished_task(self, task: TaskData, entry: ExecuteData) -> TaskData:
-        task["executionTime"] = int(time.time() * 1000) - task["startTime"]
-        task["executionStatus"] = "waiting" if self.data.get("waitTill") else "success"
-        if entry.get("metadata"):
-            task["metadata"] = entry["metadata"]
-        return task
-
-    def _upsert(self, name: str, run_index: int, task: TaskData) -> None:
-        runs = self.run_data.setdefault(name, [])
-        if run_index < len(runs):
-            existing = runs[run_index]
-            if "inputOverride" in existing and "inputOverride" not in task:
-                task["inputOverride"] = existing["inputOverride"]
-            if existing.get("startTime") == 0 and existing.get("source") and not task.get("source"):
-                task["source"] = existing["source"]
-            runs[run_index] = task
-        else:
-            runs.append(task)
 
     def _main_output_count(self, entry: ExecuteData) -> int:
         node = self.workflow.nodes[entry["node"]["name"]]
@@ -482,7 +390,7 @@ class Execution:
         declared = self.registry.get(node.type, node.typeVersion).description.input_types(node.parameters)
         return max(sum(1 for t in declared if t == MAIN), self.workflow.input_count(name))
 
-    async def _flush_hooks(self) -> None:
+    async def flush_hooks(self) -> None:
         if self._pending_hooks:
             pending, self._pending_hooks = self._pending_hooks, []
             await asyncio.gather(*pending)
@@ -498,68 +406,6 @@ class Execution:
             return
         head = self.stack[0]
         head["node"] = {**head["node"], "disabled": True}
-
-    def _finish(self) -> Run:
-        stopped = datetime.now(UTC)
-        result = self.data["resultData"]
-        status: str
-        if self.cancel_reason is not None:
-            status = "canceled"
-            result["error"] = self.cancel_reason.to_json()
-        elif self._execution_error is not None:
-            status = "error"
-            result["error"] = self._execution_error
-        elif self.data.get("waitTill"):
-            status = "waiting"
-        else:
-            status = "success"
-        run: Run = {
-            "data": self.data,
-            "mode": self.mode,
-            "startedAt": _iso(self.started_at),
-            "stoppedAt": _iso(stopped),
-            "status": status,  # type: ignore[typeddict-item]
-            "finished": status == "success",
-        }
-        if status == "waiting":
-            run["waitTill"] = self.data.get("waitTill")
-        return run
-
-    # ------------------------------------------------------------------ sub-nodes
-
-    async def supply_sub_node_data(self, parent: _BaseContext, connection_type: str, item_index: int) -> list[Any]:
-        """Ask every enabled sub-node connected to ``parent`` on ``connection_type`` for its data."""
-        supplied: list[Any] = []
-        for sub_name in self.workflow.sub_nodes(parent.node.name, connection_type):
-            sub = self.workflow.nodes[sub_name]
-            if sub.disabled:
-                continue
-            node_type = self.registry.get(sub.type, sub.typeVersion)
-            ctx = SupplyContext(self, sub, node_type, parent)
-            value = await node_type.supply_data(ctx, item_index)
-            if isinstance(value, list):
-                supplied.extend(value)
-            else:
-                supplied.append(value)
-        await self._flush_hooks()
-        return supplied
-
-
-async def _with_timeout(call: Any, timeout_ms: float, node_name: str) -> Any:
-    """A requested node with ``timeoutMs`` fails with a clear error instead of holding the execution."""
-    try:
-        return await asyncio.wait_for(call, timeout_ms / 1000)
-    except TimeoutError:
-        raise NodeOperationError(
-            node_name,
-            f"Error: timed out after {timeout_ms:g} ms",
-            description="The tool did not answer in time; raise the tool call's timeout or make the tool faster.",
-        ) from None
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
 
 def _error_chunk(node_id: str | None, name: str, run_index: int, error: dict[str, Any]) -> dict[str, Any]:
     return {

@@ -33,6 +33,7 @@ from weft.workflow import (
 DEFAULT_MAX_DEPTH = 50
 
 EXECUTE_WORKFLOW_TRIGGER = "n8n-nodes-base.executeWorkflowTrigger"
+_MANUAL_STARTS = ("@n8n/n8n-nodes-langchain.manualChatTrigger", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.start")
 
 
 class LocalServices:
@@ -71,7 +72,7 @@ class LocalServices:
     ) -> NodeOutput | None:
         """Run ``workflow`` with ``items`` as its trigger's input; its last node's output (``None`` if not waiting)."""
         execution = self._child_execution(ctx, workflow)
-        start = _start_node(execution.workflow)
+        start = _start_node(ctx.node.name, execution.workflow)
         run_items = copy.deepcopy(items)
         if not wait:
             task = asyncio.ensure_future(execution.run(start_node=start, trigger_items=run_items))
@@ -81,10 +82,13 @@ class LocalServices:
         run = await execution.run(start_node=start, trigger_items=run_items)
         return sub_workflow_output(ctx.node.name, run)
 
-    async def wait_background(self) -> None:
-        """Wait for sub-workflows started with ``wait=False`` (the CLI calls this before it exits)."""
+    async def wait_background(self) -> list[Run]:
+        """Wait for the ``wait=False`` sub-workflows still running (the CLI calls this before it exits); their runs."""
+        runs: list[Run] = []
         while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+            done = await asyncio.gather(*list(self._background), return_exceptions=True)
+            runs.extend(run for run in done if not isinstance(run, BaseException))
+        return runs
 
     def _child_execution(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> Execution:
         if "nodes" not in workflow and "id" in workflow:
@@ -142,7 +146,7 @@ class LocalServices:
 
 
 def sub_workflow_output(node_name: str, run: Run) -> NodeOutput:
-    """The output of the sub-workflow's last node, paired back to the trigger's input items.
+    """The outputs of the sub-workflow's last node, paired back to the trigger's input items.
 
     Raises :class:`NodeOperationError` with the child's error when the child failed.
     """
@@ -152,20 +156,28 @@ def sub_workflow_output(node_name: str, run: Run) -> NodeOutput:
         error = result.get("error") or {}
         raise NodeOperationError(
             node_name,
-            str(error.get("message") or "The sub-workflow failed"),
+            str(error["message"]) if error.get("message") is not None else "The sub-workflow failed",
             description=error.get("description"),
         )
     if run["status"] == "canceled":
         raise NodeOperationError(node_name, "The sub-workflow was canceled")
+    if run["status"] == "waiting":
+        raise NodeOperationError(
+            node_name,
+            "The sub-workflow went into a waiting state, which in-process runs cannot resume",
+            description="Run the workflow on the server ('weft start') to wait in sub-workflows, "
+            "or make the sub-workflow's Wait shorter than 65 seconds.",
+        )
     last = result.get("lastNodeExecuted")
     if not last or not result["runData"].get(last):
         return [[]]
     task = result["runData"][last][-1]
     main = (task.get("data") or {}).get("main") or [[]]
-    output: NodeOutput = [list(items or []) for items in main[:1]] or [[]]
-    for index, item in enumerate(output[0]):
-        traced = trace_paired_item(result["runData"], task, item, index)
-        output[0][index] = {**item, "pairedItem": traced} if traced is not None else _without_paired(item)
+    output: NodeOutput = [list(items or []) for items in main] or [[]]
+    for items in output:
+        for index, item in enumerate(items):
+            traced = trace_paired_item(result["runData"], task, item, index)
+            items[index] = {**item, "pairedItem": traced} if traced is not None else _without_paired(item)
     return output
 
 
@@ -224,12 +236,17 @@ def _without_paired(item: Item) -> Item:
     return {k: v for k, v in item.items() if k != "pairedItem"}  # type: ignore[return-value]
 
 
-def _start_node(workflow: Workflow) -> str | None:
-    """The sub-workflow's Execute Workflow Trigger, else ``None`` (the engine's default start node)."""
-    for node in workflow.nodes.values():
-        if node.type == EXECUTE_WORKFLOW_TRIGGER and not node.disabled:
-            return node.name
-    return None
+def _start_node(node_name: str, workflow: Workflow) -> str:
+    """n8n's ``findSubworkflowStart``: the Execute Workflow Trigger, else a manual start node."""
+    for types in ((EXECUTE_WORKFLOW_TRIGGER,), _MANUAL_STARTS):
+        for node in workflow.nodes.values():
+            if node.type in types:
+                return node.name
+    raise NodeOperationError(
+        node_name,
+        "Missing node to start execution",
+        description="Please make sure the workflow you're calling contains an Execute Workflow Trigger node",
+    )
 
 
 def _forget(tasks: set[asyncio.Task[Any]]) -> Any:

@@ -1,0 +1,74 @@
+"""Running one node once: disabled pass-through, pinned data, ``executeOnce``, the node's ``execute``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from weft.engine.context import ExecuteContext
+from weft.engine.state import to_item
+from weft.errors import NodeOperationError
+from weft.nodes.contract import EngineRequest, EngineResponse, NodeType
+from weft.workflow import ExecuteData, Item, NodeOutput
+
+if TYPE_CHECKING:
+    from weft.engine.loop import Execution
+
+
+async def run_node(
+    execution: Execution,
+    entry: ExecuteData,
+    node_type: NodeType,
+    run_index: int,
+    connection_input: list[Item],
+    response: EngineResponse | None,
+) -> NodeOutput | EngineRequest | None:
+    node_json = entry["node"]
+    if node_json.get("disabled"):
+        main = entry["data"].get("main") or []
+        if (entry.get("metadata") or {}).get("forwardAllOutputs"):
+            return [list(items or []) for items in main]
+        return [list(main[0] or [])] if main else None
+    pinned = _pinned(execution, node_json["name"])
+    if pinned is not None:
+        return [pinned]
+    node = execution.workflow.nodes[node_json["name"]]
+    if node.executeOnce:
+        entry = {**entry, "data": {k: [i[:1] if i else i for i in v] for k, v in entry["data"].items()}}
+        connection_input = connection_input[:1]
+    ctx = ExecuteContext(
+        execution,
+        node,
+        node_type,
+        entry,
+        run_index=run_index,
+        connection_input=connection_input,
+        engine_response=response,
+    )
+    timeout_ms = (entry.get("metadata") or {}).get("timeoutMs")
+    if timeout_ms:
+        result = await with_timeout(node_type.execute(ctx), timeout_ms, node.name)
+    else:
+        result = await node_type.execute(ctx)
+    if isinstance(result, EngineRequest) or result is None:
+        return result
+    return [[to_item(i) for i in items] if items is not None else [] for items in result]
+
+def _pinned(execution: Execution, name: str) -> list[Item] | None:
+    pin_data = execution.data["resultData"].get("pinData") or {}
+    node = execution.workflow.nodes.get(name)
+    if name not in pin_data or node is None or node.disabled:
+        return None
+    return [to_item(item) for item in pin_data[name]]
+
+
+async def with_timeout(call: Any, timeout_ms: float, node_name: str) -> Any:
+    """A requested node with ``timeoutMs`` fails with a clear error instead of holding the execution."""
+    try:
+        return await asyncio.wait_for(call, timeout_ms / 1000)
+    except TimeoutError:
+        raise NodeOperationError(
+            node_name,
+            f"Error: timed out after {timeout_ms:g} ms",
+            description="The tool did not answer in time; raise the tool call's timeout or make the tool faster.",
+        ) from None
