@@ -3,5 +3,6 @@
 from weft.engine.hooks import ExecutionHooks
 from weft.engine.loop import EngineOptions, Execution
 from weft.engine.run import run_workflow
+from weft.engine.services import LocalServices
 
-__all__ = ["EngineOptions", "Execution", "ExecutionHooks", "run_workflow"]
+__all__ = ["EngineOptions", "Execution", "ExecutionHooks", "LocalServices", "run_workflow"]

@@ -6,7 +6,7 @@ They implement the protocols of ``weft.nodes.contract`` on top of the running ex
 from __future__ import annotations
 
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from weft.errors import CancelSignal, ConfigurationError, NodeOperationError, WeftError
@@ -184,7 +184,11 @@ class ExecuteContext(_BaseContext):
         return context_data.setdefault(key, {})  # type: ignore[no-any-return]
 
     def put_execution_to_wait(self, wait_till: datetime, *, resume_node: bool = False) -> None:
-        self._execution.data["waitTill"] = wait_till.isoformat()
+        from weft.engine.irun import iso
+
+        if wait_till.tzinfo is None:
+            wait_till = wait_till.replace(tzinfo=UTC)
+        self._execution.data["waitTill"] = iso(wait_till.astimezone(UTC))
         if resume_node:
             self._execution.data["waitReason"] = "resume-node"
 

@@ -51,9 +51,9 @@ async def _run_once(ctx: ExecuteContext, items: list[Item]) -> NodeOutput:
         raise
     if not wait or result is None:
         return [items]
-    same_length = len(result[0] if result else []) == len(items)
     output: NodeOutput = []
-    for items_out in result:
+    for items_out in result:  # items the sub-workflow did not pair are paired by position, else to all inputs
+        same_length = len(items_out or []) == len(items)
         paired: list[Item] = []
         for index, item in enumerate(items_out or []):
             if "pairedItem" not in item:
