@@ -1,0 +1,198 @@
+// The surface Python calls: sessions, data injection, running compiled expressions and Code.
+import { DateTime } from 'luxon';
+import { NeedSignal, S, WeftExpressionError, resetSession } from './state.js';
+import { applySessionSettings } from './globals.js';
+
+const SEP = '\u0001';
+const MARK = '\ufdd0';
+
+// QuickJS builds long concatenations as ropes, which the Python binding cannot read: flatten them.
+function tagged(tag, json) {
+  return (MARK + tag + json).slice(0);
+}
+
+function errorInfo(e) {
+  if (e instanceof Error) {
+    return {
+      name: e.name,
+      message: e.message,
+      description: e.description,
+      stack: e.stack || '',
+      ours: e instanceof WeftExpressionError,
+    };
+  }
+  return { name: 'Error', message: String(e), stack: '', ours: false, thrownValue: true };
+}
+
+function needOut() {
+  return tagged('N', JSON.stringify(S.need));
+}
+
+function errorOut(e) {
+  if (S.need !== null || e instanceof NeedSignal) return needOut();
+  const info = errorInfo(e);
+  if (S.customDirty) {
+    // `$execution.customData.set()` takes effect even when the code fails afterwards.
+    info.cd = S.customData;
+    S.customDirty = false;
+  }
+  return tagged('E', JSON.stringify(info));
+}
+
+function functionError(v) {
+  const message =
+    v === DateTime ? 'this is a DateTime, please access its methods' : 'this is a function, please add ()';
+  return tagged('E', JSON.stringify({ name: 'ExpressionError', message, ours: true, stack: '' }));
+}
+
+/** Encode a result for Python: primitives as themselves, objects as tagged JSON. */
+function out(v) {
+  if (S.customDirty) {
+    S.customDirty = false;
+    return tagged('X', JSON.stringify({ v: v === undefined ? null : v, cd: S.customData }));
+  }
+  switch (typeof v) {
+    case 'string':
+      return v.charCodeAt(0) === 0xfdd0 ? tagged('S', v) : v.slice(0);
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return v;
+    case 'function':
+      return functionError(v);
+    case 'bigint':
+      return v.toString();
+    case 'symbol':
+      return v.toString();
+    default:
+      if (v === null) return null;
+      return tagged('O', JSON.stringify(v));
+  }
+}
+
+/** Wrap a compiled expression body into `(itemIndex) => encoded result`. */
+function wrap(fn) {
+  return function run(i) {
+    S.i = i;
+    S.need = null;
+    let v;
+    try {
+      v = fn();
+    } catch (e) {
+      return errorOut(e);
+    }
+    if (S.need !== null) return needOut();
+    try {
+      return out(v);
+    } catch (e) {
+      return errorOut(e);
+    }
+  };
+}
+
+/** How a value is rendered inside a mixed template (`Hello {{ $json.name }}`). */
+function str(v) {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') {
+    if (DateTime.isDateTime(v)) return v.toString();
+    if (v instanceof Date) return isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString();
+    return JSON.stringify(v);
+  }
+  return String(v);
+}
+
+// ------------------------------------------------------------------ Code node
+
+const codeState = { result: undefined, error: undefined, done: false };
+
+function makeConsole() {
+  const log = (...args) => {
+    if (S.logs === null) S.logs = [];
+    if (S.logs.length < 1000) S.logs.push(args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' '));
+  };
+  return { log, info: log, warn: log, error: log, debug: log };
+}
+
+function safeJson(v) {
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? String(v) : s;
+  } catch {
+    return String(v);
+  }
+}
+
+/** Start a Code run: `fn` is the user's code wrapped in an async function. */
+function codeStart(fn, i, items) {
+  S.i = i;
+  S.need = null;
+  codeState.done = false;
+  codeState.result = undefined;
+  codeState.error = undefined;
+  const item = i >= 0 ? S.items[i] : undefined;
+  let promise;
+  try {
+    promise = fn(makeConsole(), items ? S.items : undefined, item);
+  } catch (e) {
+    codeState.error = e;
+    codeState.done = true;
+    return;
+  }
+  Promise.resolve(promise).then(
+    (v) => {
+      codeState.result = v;
+      codeState.done = true;
+    },
+    (e) => {
+      codeState.error = e;
+      codeState.done = true;
+    },
+  );
+}
+
+/** Finish a Code run after Python drained the job queue: the encoded result. */
+function codeFinish() {
+  if (S.need !== null) return needOut();
+  if (!codeState.done) {
+    return tagged('E', JSON.stringify({ name: 'Error', message: 'The code did not finish: a promise never settled', ours: true, stack: '' }));
+  }
+  if (codeState.error !== undefined) return errorOut(codeState.error);
+  const payload = { v: codeState.result === undefined ? null : codeState.result, cd: S.customData, logs: S.logs || [] };
+  S.logs = null;
+  S.customDirty = false;
+  try {
+    return tagged('X', JSON.stringify(payload));
+  } catch (e) {
+    return errorOut(e);
+  }
+}
+
+export const api = {
+  begin(base) {
+    resetSession(base);
+    applySessionSettings();
+  },
+  setItems(start, items, all) {
+    for (let k = 0; k < items.length; k++) S.items[start + k] = items[k];
+    if (all) S.allItems = true;
+  },
+  setNode(name, info) {
+    S.nodes[name] = info;
+  },
+  setRun(name, branch, run, rec) {
+    S.runs[name + SEP + branch + SEP + run] = rec;
+  },
+  setPaired(name, method, start, recs) {
+    for (let k = 0; k < recs.length; k++) S.paired[name + SEP + (start + k) + SEP + method] = recs[k];
+  },
+  setParam(key, i, rec) {
+    S.params[i + SEP + key] = rec;
+  },
+  setEnv(env) {
+    S.env = env;
+  },
+  wrap,
+  str,
+  codeStart,
+  codeFinish,
+};

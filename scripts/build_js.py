@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Build the JavaScript bundle of the expression sandbox.
+
+``js/`` holds a pinned ``package.json`` and ``package-lock.json`` (Luxon, the formatjs Intl polyfill,
+jmespath, esbuild) and Weft's own sources under ``js/src/``. This script runs ``npm ci`` when the lockfile
+changed and bundles ``js/src/index.js`` with esbuild into ``src/weft/expressions/_js/runtime.js`` (a build
+product, git-ignored). It is idempotent: when nothing changed since the last build it returns at once.
+
+Usage: ``python scripts/build_js.py [--force]``
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+JS = ROOT / "js"
+OUT_DIR = ROOT / "src" / "weft" / "expressions" / "_js"
+OUT = OUT_DIR / "runtime.js"
+STAMP_PREFIX = "// weft-js-build "
+ESBUILD_ARGS = ["src/index.js", "--bundle", "--format=iife", "--target=es2022", "--minify", "--charset=utf8"]
+
+
+def _inputs_digest() -> str:
+    digest = hashlib.sha256()
+    for path in [JS / "package.json", JS / "package-lock.json", *sorted((JS / "src").rglob("*.js"))]:
+        digest.update(str(path.relative_to(JS)).encode())
+        digest.update(path.read_bytes())
+    digest.update(" ".join(ESBUILD_ARGS).encode())
+    return digest.hexdigest()
+
+
+def _run(cmd: list[str]) -> None:
+    result = subprocess.run(cmd, cwd=JS, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout + result.stderr)
+        raise SystemExit(f"build_js: {' '.join(cmd)!r} failed with exit code {result.returncode}")
+
+
+def _npm_ci_if_needed() -> None:
+    installed = JS / "node_modules" / ".package-lock.json"
+    lock = JS / "package-lock.json"
+    if installed.exists() and installed.stat().st_mtime >= lock.stat().st_mtime:
+        return
+    _run(["npm", "ci", "--no-audit", "--no-fund"])
+
+
+def build(force: bool = False) -> Path:
+    """Build the bundle unless it is up to date; returns its path."""
+    digest = _inputs_digest()
+    if not force and _built_digest() == digest:
+        return OUT
+    if shutil.which("npm") is None:
+        raise SystemExit("build_js: npm is not installed; install Node.js 18+ to build the expression runtime")
+    _npm_ci_if_needed()
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    tmp = OUT.with_suffix(".tmp.js")
+    _run([str(JS / "node_modules" / ".bin" / "esbuild"), *ESBUILD_ARGS, f"--outfile={tmp}", "--log-level=warning"])
+    tmp.write_text(f"{STAMP_PREFIX}{digest}\n" + tmp.read_text(encoding="utf-8"), encoding="utf-8")
+    tmp.replace(OUT)
+    return OUT
+
+
+def _built_digest() -> str | None:
+    if not OUT.exists():
+        return None
+    with OUT.open(encoding="utf-8") as f:
+        first = f.readline().strip()
+    return first[len(STAMP_PREFIX) :] if first.startswith(STAMP_PREFIX) else None
+
+
+if __name__ == "__main__":
+    path = build(force="--force" in sys.argv[1:])
+    print(f"build_js: {path.relative_to(ROOT)} is up to date ({path.stat().st_size // 1024} KiB)")

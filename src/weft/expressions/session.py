@@ -1,0 +1,176 @@
+"""A session: the data of one :class:`ExpressionContext` (one node run) loaded into a runtime, lazily.
+
+The session starts with a small base (workflow, execution, variables, ``$now`` …). Input items are loaded in
+chunks as evaluations reach them; other nodes' outputs, paired items, ``$parameter`` values and ``$env`` are
+loaded when JavaScript asks for them (a *need*, see :mod:`weft.expressions.runtime`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from typing import Any
+
+from weft.expressions.context import ExpressionContext
+from weft.expressions.paired import resolve_paired_item
+from weft.expressions.rundata import DataError, node_info, node_output
+from weft.expressions.runtime import JsRuntime
+from weft.workflow import MAIN
+
+CHUNK_BITS = 9
+CHUNK = 1 << CHUNK_BITS
+MAX_PARAM_DEPTH = 8
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), default=str, allow_nan=False)
+
+
+def _dumps_lenient(value: Any) -> str:
+    try:
+        return _dumps(value)
+    except ValueError:  # NaN / Infinity: JSON has no spelling for them
+        return json.dumps(value, separators=(",", ":"), default=str).replace("NaN", "null")
+
+
+class Session:
+    """The data of ``ctx`` as seen by one runtime."""
+
+    def __init__(self, runtime: JsRuntime, ctx: ExpressionContext) -> None:
+        self.runtime = runtime
+        self.ctx = ctx
+        self.items = ctx.connection_input
+        self.fingerprint = _fingerprint(ctx)
+        self.loaded_chunks: set[int] = set()
+        self.param_depth = 0
+        runtime.api["begin"](runtime.to_js(_dumps_lenient(base_state(ctx))))
+        runtime.session = self
+
+    def is_for(self, ctx: ExpressionContext) -> bool:
+        return self.ctx is ctx and self.items is ctx.connection_input and self.fingerprint == _fingerprint(ctx)
+
+    # ------------------------------------------------------------------ items
+
+    def ensure_item(self, item_index: int) -> None:
+        chunk = item_index >> CHUNK_BITS
+        if chunk not in self.loaded_chunks and 0 <= item_index < len(self.items):
+            self._load_chunk(chunk)
+
+    def _load_chunk(self, chunk: int) -> None:
+        start = chunk << CHUNK_BITS
+        items = self.items[start : start + CHUNK]
+        self.runtime.api["setItems"](start, self.runtime.to_js(_dumps_lenient(items)), False)
+        self.loaded_chunks.add(chunk)
+
+    def _load_all_items(self) -> None:
+        for chunk in range((len(self.items) + CHUNK - 1) >> CHUNK_BITS):
+            if chunk not in self.loaded_chunks:
+                self._load_chunk(chunk)
+        self.runtime.api["setItems"](0, self.runtime.to_js("[]"), True)
+
+    # ------------------------------------------------------------------ needs
+
+    def fulfil(self, request: list[Any], evaluate_parameter: Any) -> None:
+        """Load what JavaScript asked for; ``evaluate_parameter(value, item_index)`` resolves ``$parameter``."""
+        kind = request[0]
+        api = self.runtime.api
+        if kind == "items":
+            if request[1] < 0:
+                self._load_all_items()
+            else:
+                self.ensure_item(request[1])
+        elif kind == "node":
+            api["setNode"](request[1], self.runtime.to_js(_dumps_lenient(node_info(self.ctx, request[1]))))
+        elif kind == "run":
+            self._load_run(request[1], request[2], request[3])
+        elif kind == "paired":
+            self._load_paired(request[1], request[2], request[3])
+        elif kind == "param":
+            self._load_param(request[1], request[2], evaluate_parameter)
+        elif kind == "env":
+            env = dict(os.environ) if self.ctx.allow_env else {}
+            api["setEnv"](self.runtime.to_js(_dumps(env)))
+
+    def _load_run(self, name: str, branch: Any, run: int) -> None:
+        try:
+            record: dict[str, Any] = {"items": node_output(self.ctx, name, branch, run)}
+        except DataError as exc:
+            record = exc.record()
+        key = "null" if branch is None else branch
+        self.runtime.api["setRun"](name, key, run, self.runtime.to_js(_dumps_lenient(record)))
+
+    def _load_paired(self, name: str, index: int, method: str) -> None:
+        start = index
+        stop = max(index + 1, min(len(self.items), (index | (CHUNK - 1)) + 1))
+        records = []
+        for i in range(start, stop):
+            try:
+                records.append({"item": resolve_paired_item(self.ctx, name, i, method)})
+            except DataError as exc:
+                records.append(exc.record())
+        self.runtime.api["setPaired"](name, method, start, self.runtime.to_js(_dumps_lenient(records)))
+
+    def _load_param(self, key: str, item_index: int, evaluate_parameter: Any) -> None:
+        node = self.ctx.workflow.node(self.ctx.node_name)
+        raw = node.parameters.get(key) if node is not None else None
+        if self.param_depth >= MAX_PARAM_DEPTH:
+            record: dict[str, Any] = DataError(
+                f"$parameter.{key} refers back to itself", "Parameters may not reference each other in a cycle."
+            ).record()
+        else:
+            self.param_depth += 1
+            try:
+                record = {"value": evaluate_parameter(raw, item_index)}
+            except Exception as exc:  # an expression error inside the referenced parameter
+                record = DataError(str(getattr(exc, "message", exc))).record()
+            finally:
+                self.param_depth -= 1
+            if self.runtime.session is not self:  # the nested evaluation rebound the runtime
+                return
+        self.runtime.api["setParam"](key, item_index, self.runtime.to_js(_dumps_lenient(record)))
+
+
+def _fingerprint(ctx: ExpressionContext) -> tuple[Any, ...]:
+    return (ctx.node_name, ctx.run_index, id(ctx.connection_input), len(ctx.connection_input))
+
+
+def base_state(ctx: ExpressionContext) -> dict[str, Any]:
+    """The part of the ``$``-variables that is loaded up front (small)."""
+    workflow = ctx.workflow
+    node = workflow.node(ctx.node_name)
+    sources = (ctx.input_source or {}).get(MAIN) or []
+    first_source = sources[0] if sources else None
+    now = ctx.now.timestamp() if ctx.now is not None else time.time()
+    return {
+        "itemCount": len(ctx.connection_input),
+        "nodeName": ctx.node_name,
+        "runIndex": ctx.run_index,
+        "mode": ctx.mode,
+        "workflow": {"id": workflow.id, "name": workflow.name, "active": workflow.active},
+        "execution": {
+            "id": ctx.execution_id,
+            "mode": "test" if ctx.mode == "manual" else "production",
+            "resumeUrl": ctx.resume_url,
+            "resumeFormUrl": ctx.resume_url.replace("/webhook-waiting/", "/form-waiting/") if ctx.resume_url else None,
+        },
+        "customData": dict(ctx.custom_data),
+        "variables": ctx.variables,
+        "timezone": ctx.timezone or workflow.settings.timezone or "UTC",
+        "now": int(now * 1000),
+        "allowEnv": ctx.allow_env,
+        "fromAi": ctx.from_ai_args,
+        "preview": ctx.preview,
+        "prevNode": {
+            "name": first_source["previousNode"],
+            "outputIndex": first_source.get("previousNodeOutput") or 0,
+            "runIndex": first_source.get("previousNodeRun") or 0,
+        }
+        if first_source
+        else None,
+        "rawParameters": node.parameters if node is not None else {},
+        "nodeVersion": node.typeVersion if node is not None else None,
+        "nodeId": node.id if node is not None else None,
+        "webhookId": node.webhookId if node is not None else None,
+        "extra": ctx.extra,
+    }

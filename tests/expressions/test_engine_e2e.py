@@ -1,0 +1,123 @@
+"""Expressions and the Code node run through the engine (``weft.engine.run_workflow``)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from weft.engine import run_workflow
+
+BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench" / "w3_code_10k_set.json"
+
+
+def _node(name: str, type_: str, parameters: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"name": name, "type": type_, "typeVersion": extra.pop("typeVersion", 2), "parameters": parameters, **extra}
+
+
+def _chain(*names: str) -> dict[str, Any]:
+    return {a: {"main": [[{"node": b, "type": "main", "index": 0}]]} for a, b in itertools.pairwise(names)}
+
+
+def _output(run: Any, node: str, run_index: int = 0) -> list[Any]:
+    return run["data"]["resultData"]["runData"][node][run_index]["data"]["main"][0]
+
+
+PAIRED = {
+    "name": "paired items",
+    "nodes": [
+        _node("Trigger", "n8n-nodes-base.manualTrigger", {}, typeVersion=1),
+        _node(
+            "Generate new items",
+            "n8n-nodes-base.code",
+            {
+                "jsCode": "return [{originalItem: 'first', n: 1}, {originalItem: 'second', n: 2},"
+                " {originalItem: 'third', n: 3}];"
+            },
+        ),
+        _node(
+            "Mix up pairing",
+            "n8n-nodes-base.code",
+            {
+                "jsCode": "const all = $input.all();\n"
+                "return [2, 0, 1].map((i, k) => ({json: {position: k}, pairedItem: i}));"
+            },
+        ),
+        _node(
+            "Set3",
+            "n8n-nodes-base.set",
+            {
+                "assignments": {
+                    "assignments": [
+                        {
+                            "id": "1",
+                            "name": "original",
+                            "type": "string",
+                            "value": "={{ $('Generate new items').item.json.originalItem }}",
+                        },
+                        {"id": "2", "name": "label", "type": "string", "value": "=#{{ $json.position }}"},
+                    ]
+                },
+                "options": {},
+            },
+            typeVersion=3.4,
+        ),
+    ],
+    "connections": _chain("Trigger", "Generate new items", "Mix up pairing", "Set3"),
+}
+
+
+async def test_paired_items_resolve_through_a_code_node() -> None:
+    run = await run_workflow(PAIRED)
+    assert run["status"] == "success", run["data"]["resultData"].get("error")
+    assert [i["json"] for i in _output(run, "Set3")] == [
+        {"original": "third", "label": "#0"},
+        {"original": "first", "label": "#1"},
+        {"original": "second", "label": "#2"},
+    ]
+
+
+RETRY_CODE = """const data = $execution.customData;
+let count = Number(data.get('count') ?? 0);
+count += 1;
+data.set('count', String(count));
+const needed = 4;
+
+if (count < needed) {
+  throw new Error(`simulated error, count = ${count}`);
+}
+return [{ json: { success: true, count } }];"""
+
+
+async def test_code_error_with_continue_regular_output() -> None:
+    workflow = {
+        "name": "retry",
+        "nodes": [
+            _node("Trigger", "n8n-nodes-base.manualTrigger", {}, typeVersion=1),
+            _node(
+                "Retry+Continue4",
+                "n8n-nodes-base.code",
+                {"jsCode": RETRY_CODE},
+                retryOnFail=True,
+                maxTries=3,
+                waitBetweenTries=10,
+                onError="continueRegularOutput",
+            ),
+        ],
+        "connections": _chain("Trigger", "Retry+Continue4"),
+    }
+    run = await run_workflow(workflow)
+    assert run["status"] == "success"
+    assert [i["json"] for i in _output(run, "Retry+Continue4")] == [{"error": "simulated error, count = 3 [line 8]"}]
+
+
+@pytest.mark.skipif(not BENCH.exists(), reason="shared bench workflows not present")
+async def test_w3_code_10k_then_set() -> None:
+    run = await run_workflow(json.loads(BENCH.read_text()))
+    assert run["status"] == "success", run["data"]["resultData"].get("error")
+    out = _output(run, "Edit Fields")
+    assert len(out) == 10000
+    assert out[9999]["json"] == {"i": 9999, "name": "item9999", "double": 19998, "label": "ITEM9999"}
