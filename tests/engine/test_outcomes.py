@@ -151,3 +151,10 @@ async def test_engine_failure_outside_a_node_is_stored_not_raised(registry):
     assert run["status"] == "error"
     assert "Unknown node type 'weft.test.notInstalled'" in run["data"]["resultData"]["error"]["message"]
     assert run["data"]["resultData"]["runData"]["Start"][0]["executionStatus"] == "success"
+
+
+async def test_pin_data_is_not_changed_by_the_run(registry):
+    pins = {"Items": [{"json": {"a": 1}}]}
+    wf = _line(node("Items", "n8n-nodes-base.noOp"), node("After", SET), pin_data=pins)
+    run = await run_workflow(wf, registry=registry)
+    assert run["data"]["resultData"]["pinData"]["Items"] == [{"json": {"a": 1}}]

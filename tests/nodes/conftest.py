@@ -73,6 +73,12 @@ def flow() -> Callable[[list[Any]], Flow]:
 
 
 @pytest.fixture
+def new_flow() -> type[Flow]:
+    """``new_flow()``: an empty workflow to build by hand."""
+    return Flow
+
+
+@pytest.fixture
 def run_node() -> RunNode:
     """``await run_node("set", params, items, version=3.4, **node_fields)``: runs Input → ``Node``."""
 
@@ -86,6 +92,7 @@ def run_node() -> RunNode:
 def main(run: Run, name: str = "Node", run_index: int = 0) -> list[list[dict[str, Any]]]:
     """The node's ``data.main`` of one run (every output, items with their pairedItems)."""
     task = run["data"]["resultData"]["runData"][name][run_index]
+    assert "data" in task, f"{name} has no output: {task.get('error', {}).get('message')}"
     return task["data"]["main"]  # type: ignore[return-value]
 
 

@@ -59,7 +59,8 @@ def _pinned(execution: Execution, name: str) -> list[Item] | None:
     node = execution.workflow.nodes.get(name)
     if name not in pin_data or node is None or node.disabled:
         return None
-    return [to_item(item) for item in pin_data[name]]
+    # copies: later stages write pairedItem into items, and the pin data must stay as the workflow has it
+    return [dict(to_item(item)) for item in pin_data[name]]  # type: ignore[misc]
 
 
 async def with_timeout(call: Any, timeout_ms: float, node_name: str) -> Any:

@@ -16,8 +16,6 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from weft.nodes.builtin._utils import (
-    Params,
-    has_expression,
     js_strict_equal,
     js_string,
     js_typeof,
@@ -200,7 +198,12 @@ def _regex(pattern: Any, ignore_case: bool) -> re.Pattern[str]:
         flags |= (re.I if "i" in letters else 0) | (re.M if "m" in letters else 0) | (re.S if "s" in letters else 0)
     if ignore_case:
         flags |= re.I
-    return re.compile(text, flags)
+    try:
+        return re.compile(re.sub(r"\(\?<([A-Za-z_]\w*)>", r"(?P<\1>", text), flags)
+    except re.error as error:
+        raise FilterError(
+            f"Invalid regular expression: /{text}/: {error.msg}", "Check the regular expression of the condition."
+        ) from None
 
 
 def _string_op(operation: str, left: Any, right: Any, ignore_case: bool) -> bool | None:
@@ -350,47 +353,12 @@ def execute_filter(value: Mapping[str, Any], options: FilterOptions, item_index:
     return False
 
 
-class CompiledFilter:
-    """A filter parameter read once (raw); per item only its expressions are evaluated."""
-
-    def __init__(self, raw: Any, settings: Mapping[str, Any]) -> None:
-        self._raw: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        self._settings = settings
-        self._dynamic = has_expression(self._raw)
-        self._options = None if self._dynamic else resolve_options(self._raw.get("options"), settings)
-
-    def passes(self, params: Params, item_index: int) -> bool:
-        """Whether the item passes; :class:`FilterError` when a value does not fit its operator."""
-        if self._options is not None:
-            return execute_filter(self._raw, self._options, item_index)
-        value = params.resolve(self._raw, item_index)
-        return execute_filter(value, resolve_options(value.get("options"), self._settings), item_index)
-
-
-def node_filter_settings(params: Params, *, loose_since: float, version: int) -> dict[str, Any]:
-    """What If, Filter and Switch contribute to their filters' options (``ignoreCase``, loose validation)."""
-    options = params.get("options", 0, {}) or {}
-    node_version = float(params.node_version)
-    if node_version < loose_since:
-        loose = options.get("looseTypeValidation")
-    else:
-        loose = params.get("looseTypeValidation", 0, False)
-    ignore_case = options.get("ignoreCase")
-    return {
-        "caseSensitive": None if ignore_case is None else not ignore_case,
-        "loose": bool(loose),
-        "version": version,
-    }
-
-
 __all__ = [
     "ENABLE_LESS_STRICT_TYPE_VALIDATION",
-    "CompiledFilter",
     "FilterError",
     "FilterOptions",
     "execute_condition",
     "execute_filter",
-    "node_filter_settings",
     "parse_single_value",
     "resolve_options",
 ]

@@ -15,6 +15,7 @@ from typing import Any
 from weft.nodes.builtin._utils import (
     get_path,
     has_path,
+    is_number,
     js_json,
     js_string,
     set_path,
@@ -115,6 +116,9 @@ def validate_entry(
     """n8n ``validateEntry``: the value converted to the assignment's type, or n8n's type error."""
     if version >= 3.2 and value is None:
         return name, None
+    # fast paths: the value already has the assignment's type
+    if (kind == "string" and isinstance(value, str)) or (kind == "number" and is_number(value)):
+        return name, value
     description = (
         f'To fix the error try to change the type for the field "{name}" or activate the option '
         "“Ignore Type Conversion Errors” to apply a less strict type validation"

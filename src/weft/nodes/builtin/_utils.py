@@ -3,7 +3,7 @@
 
 Item data is plain JSON, so "JavaScript semantics" here means how n8n (Node.js) would treat the same JSON
 value: ``String(value)``, ``Number(value)``, ``typeof``, ``JSON.stringify`` and lodash's ``isEqual``.
-Path setters copy every container they walk through, so the input item they started from is never changed.
+The lodash-style path helpers live in :mod:`weft.nodes.builtin._paths` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -14,115 +14,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from weft.nodes.builtin._paths import get_path, has_path, set_path, to_path, unset_path
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
-
-# --------------------------------------------------------------------------- lodash paths
-
-_PATH_TOKEN = re.compile(r"""\[(-?\d+)\]|\[(["'])(.*?)\2\]|([^.\[\]]+)""")
-
-
-def to_path(path: str) -> list[str]:
-    """lodash ``toPath``: ``a.b[0]["c"]`` → ``["a", "b", "0", "c"]``."""
-    parts: list[str] = []
-    for match in _PATH_TOKEN.finditer(path):
-        index, _, quoted, plain = match.groups()
-        parts.append(index if index is not None else quoted if quoted is not None else plain)
-    return parts
-
-
-def _is_direct_key(container: Any, path: str) -> bool:
-    return isinstance(container, dict) and path in container
-
-
-def get_path(data: Any, path: str, *, dot_notation: bool = True, default: Any = None) -> Any:
-    """lodash ``get`` (a key that exists as written wins over the dotted reading); plain lookup without dots."""
-    if not dot_notation or _is_direct_key(data, path) or ("." not in path and "[" not in path):
-        return data.get(path, default) if isinstance(data, dict) else default
-    current = data
-    for part in to_path(path):
-        if isinstance(current, dict) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and _is_index(part) and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            return default
-    return current
-
-
-def has_path(data: Any, path: str, *, dot_notation: bool = True) -> bool:
-    marker = object()
-    return get_path(data, path, dot_notation=dot_notation, default=marker) is not marker
-
-
-def _is_index(part: str) -> bool:
-    return part.isdigit()
-
-
-def _copy_container(value: Any) -> Any:
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, list):
-        return list(value)
-    return value
-
-
-def set_path(data: dict[str, Any], path: str, value: Any, *, dot_notation: bool = True) -> None:
-    """lodash ``set`` on ``data`` (which the caller owns); nested containers are copied, never changed in place."""
-    if not dot_notation or path in data or ("." not in path and "[" not in path):
-        data[path] = value
-        return
-    parts = to_path(path)
-    if not parts:
-        data[path] = value
-        return
-    current: Any = data
-    for index, part in enumerate(parts[:-1]):
-        child = _child(current, part)
-        if isinstance(child, dict | list):
-            child = _copy_container(child)
-        else:
-            child = [] if _is_index(parts[index + 1]) else {}
-        _assign(current, part, child)
-        current = child
-    _assign(current, parts[-1], value)
-
-
-def _child(container: Any, part: str) -> Any:
-    if isinstance(container, dict):
-        return container.get(part)
-    if isinstance(container, list) and _is_index(part) and int(part) < len(container):
-        return container[int(part)]
-    return None
-
-
-def _assign(container: Any, part: str, value: Any) -> None:
-    if isinstance(container, list) and _is_index(part):
-        position = int(part)
-        while len(container) <= position:
-            container.append(None)
-        container[position] = value
-    elif isinstance(container, dict):
-        container[part] = value
-
-
-def unset_path(data: dict[str, Any], path: str, *, dot_notation: bool = True) -> None:
-    """lodash ``unset`` on ``data`` (which the caller owns), copying the containers on the way."""
-    if not dot_notation or path in data or ("." not in path and "[" not in path):
-        data.pop(path, None)
-        return
-    parts = to_path(path)
-    current: Any = data
-    for part in parts[:-1]:
-        child = _child(current, part)
-        if not isinstance(child, dict | list):
-            return
-        child = _copy_container(child)
-        _assign(current, part, child)
-        current = child
-    if isinstance(current, dict):
-        current.pop(parts[-1], None)
-
 
 # --------------------------------------------------------------------------- JavaScript value semantics
 
@@ -218,7 +112,7 @@ def _string_to_number(text: str) -> float | int:
     if not _DECIMAL.match(text):
         return math.nan
     number = float(text)
-    return int(number) if number.is_integer() and abs(number) < 2**53 and "e" not in lowered else number
+    return int(number) if number.is_integer() and abs(number) < 2**53 else number
 
 
 def js_equal(a: Any, b: Any) -> bool:
@@ -355,22 +249,25 @@ def validate_field_type(
     if value is None:
         return True, None, ""
     kind = field_type.lower()
-    message = f"'{field_name}' expects a {field_type} but we got {value_description(value)}"
     if kind == "string":
         if not parse_strings:
             return True, value, ""
         if strict and not isinstance(value, str):
-            return False, None, message
+            return False, None, _type_message(field_name, field_type, value)
         return True, js_json(value) if isinstance(value, dict | list) else js_string(value), ""
     parser = _PARSERS.get(kind)
     if parser is None:
         return True, value, ""
     if strict and not _STRICT_CHECKS[kind](value):
-        return False, None, message
+        return False, None, _type_message(field_name, field_type, value)
     try:
         return True, parser(value), ""
     except _Invalid:
-        return False, None, message
+        return False, None, _type_message(field_name, field_type, value)
+
+
+def _type_message(field_name: str, field_type: str, value: Any) -> str:
+    return f"'{field_name}' expects a {field_type} but we got {value_description(value)}"
 
 
 # --------------------------------------------------------------------------- parameters
@@ -388,9 +285,12 @@ class Params:
 
     def __init__(self, ctx: ExecuteContext) -> None:
         self._ctx = ctx
+        self._parameters = ctx.node.parameters
         self.node_version = float(ctx.node.typeVersion)
 
     def raw(self, name: str, default: Any = None) -> Any:
+        if name in self._parameters:  # the common case, without the context's path and defaults lookup
+            return self._parameters[name]
         return self._ctx.get_node_parameter(name, 0, default, raw=True)
 
     def get(self, name: str, item_index: int = 0, default: Any = None) -> Any:
@@ -441,3 +341,30 @@ def _primitive_number(value: Any) -> float:
     if isinstance(value, list):
         return float(js_to_number(js_string(value)))
     return math.nan
+
+
+__all__ = [
+    "Params",
+    "get_path",
+    "has_expression",
+    "has_path",
+    "is_number",
+    "js_equal",
+    "js_json",
+    "js_less_than",
+    "js_number_repr",
+    "js_strict_equal",
+    "js_string",
+    "js_to_number",
+    "js_truthy",
+    "js_typeof",
+    "normalize_numbers",
+    "parse_js_object",
+    "set_path",
+    "split_fields",
+    "to_path",
+    "unset_path",
+    "validate_field_type",
+    "value_description",
+    "with_paired_item",
+]

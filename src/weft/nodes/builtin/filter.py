@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from weft.nodes.builtin._filter import CompiledFilter, node_filter_settings
+from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, node_filter_settings
 from weft.nodes.builtin._utils import Params, with_paired_item
-from weft.nodes.builtin.if_ import filter_error
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 

@@ -8,23 +8,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from weft.errors import NodeOperationError, WeftError
-from weft.nodes.builtin._filter import ENABLE_LESS_STRICT_TYPE_VALIDATION, CompiledFilter, node_filter_settings
+from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, node_filter_settings
 from weft.nodes.builtin._utils import Params, with_paired_item
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import MAIN, Item, NodeOutput
-
-
-def filter_error(ctx: ExecuteContext, error: Exception, item_index: int, loose: bool) -> WeftError:
-    """A filter failure as the node's error: n8n keeps the message and adds a hint to loosen validation.
-
-    Errors that already are Weft errors (an expression that failed) are kept as they are."""
-    if isinstance(error, WeftError):
-        return error
-    description = getattr(error, "description", None)
-    if not description and not loose:
-        description = ENABLE_LESS_STRICT_TYPE_VALIDATION
-    return NodeOperationError(ctx.node.name, str(error), description=description, item_index=item_index)
 
 
 class If(NodeType):

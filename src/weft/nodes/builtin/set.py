@@ -7,7 +7,6 @@ before) over the input fields kept by ``includeOtherFields``/``include``; mode `
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError, WeftError
@@ -25,9 +24,6 @@ from weft.nodes.builtin._utils import Params, has_expression, set_path
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 
-#: ``(item_index, item) -> output item``; raises on a bad field.
-ItemBuilder = Callable[[int, Item], Item]
-
 _COMPOSE_PARAMS = ("include", "includeOtherFields", "options", "includeFields", "excludeFields")
 
 
@@ -38,7 +34,13 @@ class Set(NodeType):
         versions=(1, 2, 3, 3.1, 3.2, 3.3, 3.4),
         description="Modify, add, or remove item fields",
         group=("input",),
-        defaults={"mode": "manual", "include": "all", "includeOtherFields": False, "options": {}},
+        defaults={
+            "mode": "manual",
+            "include": "all",
+            "includeOtherFields": False,
+            "options": {},
+            "jsonOutput": '{\n  "my_field_1": "value",\n  "my_field_2": 1\n}',
+        },
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
@@ -63,10 +65,10 @@ class Set(NodeType):
 
 
 def _node_error(ctx: ExecuteContext, error: Exception, item_index: int) -> WeftError:
-    if isinstance(error, SetFieldError):
-        return NodeOperationError(ctx.node.name, error.message, description=error.description, item_index=item_index)
-    assert isinstance(error, WeftError)
-    return error
+    if isinstance(error, WeftError):
+        return error  # an expression that failed keeps its own error
+    description = getattr(error, "description", None)
+    return NodeOperationError(ctx.node.name, str(error), description=description, item_index=item_index)
 
 
 class _Builder:
@@ -108,10 +110,12 @@ class _ManualBuilder(_Builder):
             raw = params.raw("fields.values", []) or []
             self.entries = [_field_entry(field) for field in raw]
         self._dynamic = [(has_expression(n), has_expression(v)) for n, _, v in self.entries]
+        self._ignore = None if has_expression(params.raw("options")) else bool(self._ignore_errors(0))
 
     def build(self, item_index: int, item: Item) -> Item:
         options = self.compose_options(item_index)
-        ignore = bool(self._ignore_errors(item_index))
+        ignore = self._ignore if self._ignore is not None else bool(self._ignore_errors(item_index))
+        evaluate = self.ctx.evaluate_expression
         new_fields: dict[str, Any] = {}
         for (name, kind, value), (name_dynamic, value_dynamic) in zip(self.entries, self._dynamic, strict=True):
             if name_dynamic:
@@ -119,7 +123,9 @@ class _ManualBuilder(_Builder):
             if kind == "object" and isinstance(value, str) and value.startswith("=") and self.version < 3.3:
                 value = parse_json_parameter(_resolve_raw(self.ctx, value.lstrip("="), item_index), item_index, name)
             elif value_dynamic:
-                value = self.params.resolve(value, item_index)
+                value = (
+                    evaluate(value, item_index) if isinstance(value, str) else self.params.resolve(value, item_index)
+                )
             if kind == "binary":
                 raise SetFieldError(f"Could not find binary data specified in field {name}")
             key, converted = validate_entry(name, kind, value, item_index, ignore, self.version)

@@ -12,9 +12,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._filter import CompiledFilter, node_filter_settings
+from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, node_filter_settings
 from weft.nodes.builtin._utils import Params, js_to_number
-from weft.nodes.builtin.if_ import filter_error
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import MAIN, Item, NodeOutput
 
