@@ -11,7 +11,7 @@ from weft.ai.errors import ChatModelError
 from weft.ai.messages import Message, ModelResponse, ToolDefinition
 from weft.ai.models import _anthropic_wire as wire
 from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
-from weft.ai.models.base import RetryPolicy, StreamCallback, with_retries
+from weft.ai.models.base import RetryPolicy, StreamCallback, generate_with_retries
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 
@@ -80,17 +80,8 @@ class AnthropicChatModel:
         *,
         stream_callback: StreamCallback | None = None,
     ) -> ModelResponse:
-        streamed = False
-
-        async def on_delta(text: str) -> None:
-            nonlocal streamed
-            streamed = True
-            if stream_callback is not None:
-                await stream_callback(text)
-
-        callback = on_delta if stream_callback is not None else None
-        return await with_retries(
-            lambda: self._call(messages, tools, callback), self.settings.retry, can_retry=lambda: not streamed
+        return await generate_with_retries(
+            lambda callback: self._call(messages, tools, callback), self.settings.retry, stream_callback
         )
 
     async def _call(

@@ -74,4 +74,22 @@ async def with_retries(
             await asyncio.sleep(policy.delay(attempt))
 
 
-__all__ = ["NO_RETRIES", "ChatModel", "RetryPolicy", "StreamCallback", "with_retries"]
+async def generate_with_retries(
+    call: Callable[[StreamCallback | None], Awaitable[T]],
+    policy: RetryPolicy,
+    stream_callback: StreamCallback | None,
+) -> T:
+    """Run one model call with retries; once a streamed delta has reached the caller, nothing is retried."""
+    streamed = False
+
+    async def on_delta(text: str) -> None:
+        nonlocal streamed
+        streamed = True
+        if stream_callback is not None:
+            await stream_callback(text)
+
+    callback = on_delta if stream_callback is not None else None
+    return await with_retries(lambda: call(callback), policy, can_retry=lambda: not streamed)
+
+
+__all__ = ["NO_RETRIES", "ChatModel", "RetryPolicy", "StreamCallback", "generate_with_retries", "with_retries"]
