@@ -115,7 +115,8 @@ def _add_to_waiting(
     # 1. join an existing entry that still misses this input, else open a new one
     index: int | None = None
     for key, entry in waiting[target].items():
-        if not entry["main"][target_index]:
+        # n8n tests `!main[index]`: only a missing input (null) is free; `[]` is data (an empty JS array is truthy)
+        if entry["main"][target_index] is None:
             index = key
             break
     if index is None:
@@ -154,15 +155,17 @@ def _force_legacy_parents(
 ) -> None:
     """``v0`` only: enqueue parents of ``target`` that have not run and would otherwise never run."""
     siblings = {e.target for conns in workflow.outputs(parent) for e in conns}
-    stack_names = {entry["node"]["name"] for entry in stack_data["nodeExecutionStack"]}
     for conns in workflow.inputs(target):
         for edge in conns:
             other = edge.source
+            # n8n re-reads the stack for every input: a node forced onto it just now counts
+            stack_names = {entry["node"]["name"] for entry in stack_data["nodeExecutionStack"]}
             if other == parent or other in stack_names or other in run_data:
                 continue
             if other in siblings and not _incoming_empty(workflow, run_data, other, run_index):
                 continue
-            chain = [*reversed(workflow.parents(other)), other]
+            # n8n walks from the input node itself up its ancestors (`getParentNodes(..).push(node).reverse()`)
+            chain = [other, *reversed(n8n_parent_nodes(workflow, other))]
             node_to_add: str | None = other
             for candidate in chain:
                 if (candidate != other and candidate in siblings) or candidate in stack_names:
@@ -181,6 +184,25 @@ def _force_legacy_parents(
                         "source": {"main": [_source(parent, output_index, run_index)]},
                     }
                 )
+
+
+def n8n_parent_nodes(workflow: Workflow, name: str, checked: tuple[str, ...] = ()) -> list[str]:
+    """All main ancestors of ``name`` in n8n's ``getParentNodes`` order (``getConnectedNodes``: each parent is
+    put in front, then its own ancestors in front of it, so the list runs from the roots down to ``name``)."""
+    if name in checked:
+        return []
+    checked = (*checked, name)
+    result: list[str] = []
+    for conns in workflow.inputs(name):
+        for edge in conns:
+            if edge.source in checked:
+                continue
+            result.insert(0, edge.source)
+            for ancestor in reversed(n8n_parent_nodes(workflow, edge.source, checked)):
+                if ancestor in result:
+                    result.remove(ancestor)
+                result.insert(0, ancestor)
+    return result
 
 
 def _incoming_empty(workflow: Workflow, run_data: RunData, node: str, run_index: int) -> bool:

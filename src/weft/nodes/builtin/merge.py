@@ -1,5 +1,7 @@
 """Merge (``n8n-nodes-base.merge`` v3, 3.1): append, combine (by fields, position, all) or choose a branch.
 
+The legacy versions 1, 2 and 2.1 live in :mod:`._merge_v1`.
+
 ``numberInputs`` (default 2) sets the inputs. As in n8n, the node runs when the stack runs dry with only
 some inputs fed (``requiredInputs`` is 1), except in ``chooseBranch`` mode, which needs every input.
 ``combineBySql`` is not supported.
@@ -12,6 +14,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
 from weft.nodes.builtin._merge_fields import add_suffix, find_matches, merge_matched, merge_method
+from weft.nodes.builtin._merge_v1 import execute_merge_legacy
 from weft.nodes.builtin._utils import Params, split_fields
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import MAIN, Item, NodeOutput
@@ -38,7 +41,7 @@ class Merge(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.merge",
         display_name="Merge",
-        versions=(3, 3.1),
+        versions=(1, 2, 2.1, 3, 3.1),
         description="Merges data of multiple streams once data from both is available",
         group=("transform",),
         inputs=configured_inputs,
@@ -58,6 +61,8 @@ class Merge(NodeType):
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        if ctx.node.typeVersion < 3:
+            return execute_merge_legacy(ctx)
         params = Params(ctx)
         inputs = [ctx.get_input_data(i) for i in range(_input_count(ctx.node.parameters))]
         mode = params.get("mode", 0, "append")

@@ -3,7 +3,8 @@
 Output 0 is ``done``, output 1 is ``loop``. The node keeps its state in the node context, as n8n's
 ``SplitInBatchesV3``: ``items`` still to hand out, ``processedItems`` that came back from the loop,
 ``currentRunIndex``, ``maxRunIndex``, ``sourceData``, ``noItemsLeft`` and ``done``. When no items are left,
-``done`` gets every processed item once.
+``done`` gets every processed item once. The legacy one-output versions 1 and 2 live in
+:mod:`._split_in_batches_v1`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
+from weft.nodes.builtin._split_in_batches_v1 import execute_split_in_batches_v1
 from weft.nodes.builtin._utils import Params
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import MAIN, Item, NodeOutput
@@ -20,14 +22,16 @@ class SplitInBatches(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.splitInBatches",
         display_name="Loop Over Items (Split in Batches)",
-        versions=(3,),
+        versions=(1, 2, 3),
         description="Split data into batches and iterate over each batch",
         group=("organization",),
         outputs=(MAIN, MAIN),
         defaults={"batchSize": 1, "options": {}},
     )
 
-    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput | None:
+        if ctx.node.typeVersion < 3:
+            return execute_split_in_batches_v1(ctx)
         params = Params(ctx)
         items = list(ctx.get_input_data())
         state = ctx.get_context("node")
