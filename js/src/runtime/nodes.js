@@ -62,7 +62,7 @@ function selectNode(name) {
       return info.params || {};
     },
     get context() {
-      return {};
+      return info.context || {};
     },
   };
 }
@@ -114,7 +114,7 @@ function nodeData(name) {
       return info.runCount - 1;
     },
     get context() {
-      return {};
+      return info.context || {};
     },
   };
 }

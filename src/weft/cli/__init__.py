@@ -7,6 +7,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from weft.cli import execute as _execute
+from weft.cli import import_export as _import_export
+from weft.cli import start as _start
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -16,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     _execute.register(commands)
+    _start.register(commands)
+    _import_export.register(commands)
     return parser
 
 

@@ -39,6 +39,39 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 async def _run(workflow: Any, registry: Any, start_node: str | None) -> Any:
+    """Run as a stored execution (mode ``cli``) in the instance's database; in-process only if it cannot open."""
+    from weft.errors import WeftError
+    from weft.services.import_export import open_store
+    from weft.settings import Settings
+
+    try:
+        settings = Settings.from_env()
+        store = await asyncio.to_thread(open_store, settings)
+    except (WeftError, OSError, ImportError) as exc:
+        print(f"weft: the execution is not recorded: cannot open the database ({exc})", file=sys.stderr)
+        return await _run_in_process(workflow, registry, start_node)
+    try:
+        return await _run_recorded(store, settings, workflow, registry, start_node)
+    finally:
+        store.close()
+
+
+async def _run_recorded(store: Any, settings: Any, workflow: Any, registry: Any, start_node: str | None) -> Any:
+    from weft.services.prepared import PreparedWorkflow
+    from weft.services.runner import WorkflowRunner
+    from weft.workflow import dump_workflow
+
+    runner = WorkflowRunner(store, settings, registry, inline_db=True)
+    prepared = PreparedWorkflow(id=workflow.id, version_id=None, data=dump_workflow(workflow.model), workflow=workflow)
+    try:
+        result = await runner.run(prepared, mode="cli", start_node=start_node)
+        await runner.drain()
+    finally:
+        runner.close()
+    return result.run
+
+
+async def _run_in_process(workflow: Any, registry: Any, start_node: str | None) -> Any:
     from weft.engine import Execution
     from weft.engine.services import LocalServices
 
@@ -51,7 +84,7 @@ def format_summary(run: Any) -> str:
     rows = []
     for name, tasks in run["data"]["resultData"]["runData"].items():
         for index, task in enumerate(tasks):
-            outputs = next(iter((task.get("data") or {}).values()), [])
+            outputs: list[Any] = next(iter((task.get("data") or {}).values()), [])
             counts = "/".join(str(len(items or [])) for items in outputs) or "0"
             status = task.get("executionStatus", "?")
             rows.append((task.get("executionIndex", 0), f"  {name}  run {index}  {status:<8} items out {counts}  "

@@ -83,7 +83,18 @@ def node_info(ctx: ExpressionContext, name: str) -> dict[str, Any]:
         "sourceIndex": connection_source_index(ctx, name) if node is not None else None,
         "isParent": is_parent(ctx, name) if node is not None else False,
         "params": node.parameters if node is not None else {},
+        "context": _node_context(ctx, name),
     }
+
+
+def _node_context(ctx: ExpressionContext, name: str) -> dict[str, Any]:
+    """``$node[name].context``: the node's stored context (``contextData['node:<name>']``), e.g. Split in Batches'."""
+    data = ctx.run_execution_data
+    if data is None:
+        return {}
+    contexts = (data.get("executionData") or {}).get("contextData") or {}
+    context: dict[str, Any] = contexts.get(f"node:{name}", {})
+    return context
 
 
 def node_output(ctx: ExpressionContext, name: str, branch: int | str | None, run: int) -> list[Item]:

@@ -1,0 +1,115 @@
+"""``weft start``: the server (REST API, webhooks, waiting webhooks, schedules) on uvicorn.
+
+Listens on ``WEFT_HOST``:``WEFT_PORT`` (127.0.0.1:5678) with ``WEFT_WORKERS`` processes (default 1, like n8n;
+on 2 cores, 2 workers nearly double the webhook throughput). Before any worker serves, the database is migrated
+and executions a crashed process left ``running`` are marked ``crashed``: once, here, not per worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import socket
+import sys
+from typing import Any
+
+#: Default number of worker processes (``WEFT_WORKERS``).
+DEFAULT_WORKERS = 1
+
+#: Tells the workers that recovery ran; the same name as ``weft.server.app.RECOVERED_ENV`` (a test checks it).
+RECOVERED_ENV = "WEFT_SERVER_RECOVERED"
+
+
+def register(commands: Any) -> None:
+    cmd = commands.add_parser("start", help="start the server", description=__doc__)
+    cmd.add_argument("--host", help="address to listen on (default WEFT_HOST or 127.0.0.1)")
+    cmd.add_argument("--port", type=int, help="port to listen on (default WEFT_PORT or 5678)")
+    cmd.add_argument(
+        "--workers",
+        type=int,
+        help=f"worker processes (default WEFT_WORKERS or {DEFAULT_WORKERS}); they share the database",
+    )
+    cmd.set_defaults(handler=run_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from weft.errors import ConfigurationError
+    from weft.settings import Settings
+
+    try:
+        settings = Settings.from_env()
+        workers = args.workers or int(os.environ.get("WEFT_WORKERS") or DEFAULT_WORKERS)
+    except (ConfigurationError, ValueError) as exc:
+        print(f"weft: {exc}", file=sys.stderr)
+        return 2
+    host = args.host or settings.host
+    port = args.port or settings.port
+    if workers <= 1:
+        return _serve_one(settings, host, port)
+    # the supervisor stays small: the database work runs in a short-lived child process
+    child = multiprocessing.get_context("spawn").Process(target=recover, name="weft-recover")
+    child.start()
+    child.join()
+    if child.exitcode != 0:
+        print("weft: cannot open the database; see the error above", file=sys.stderr)
+        return 2
+    _announce(host, port, workers)
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ[RECOVERED_ENV] = "1"
+    os.environ["WEFT_HOST"], os.environ["WEFT_PORT"] = host, str(port)
+    config = uvicorn.Config("weft.server.app:app_from_env", factory=True, workers=workers, **_uvicorn_options())
+    Multiprocess(config, sockets=[tcp_socket(host, port)]).run()
+    return 0
+
+
+def _serve_one(settings: Any, host: str, port: int) -> int:
+    import uvicorn
+
+    from weft.server.app import create_app
+
+    recover()
+    _announce(host, port, 1)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, recover=False), **_uvicorn_options()))
+    server.run(sockets=[tcp_socket(host, port)])
+    return 0
+
+
+def recover() -> None:
+    """Migrate the database and mark executions left ``running`` as ``crashed``."""
+    from weft.services.import_export import open_store
+    from weft.settings import Settings
+
+    store = open_store(Settings.from_env())
+    try:
+        crashed = store.executions.mark_crashed()
+    finally:
+        store.close()
+    if crashed:
+        print(f"weft: executions {', '.join(crashed)} were left running by a previous process: marked crashed",
+              file=sys.stderr)
+
+
+def _announce(host: str, port: int, workers: int) -> None:
+    plural = "es" if workers > 1 else ""
+    print(f"Weft is listening on http://{host}:{port} ({workers} worker process{plural})", file=sys.stderr, flush=True)
+
+
+def _uvicorn_options() -> dict[str, Any]:
+    return {"log_level": "warning", "access_log": False, "timeout_graceful_shutdown": 10}
+
+
+def tcp_socket(host: str, port: int) -> socket.socket:
+    """The listening socket, created with protocol ``IPPROTO_TCP``.
+
+    uvicorn's own ``bind_socket`` leaves the protocol 0, and asyncio then does not set ``TCP_NODELAY`` on the
+    accepted connections: every answer waits for the client's delayed ACK (about 40 ms).
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock

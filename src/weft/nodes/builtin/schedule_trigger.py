@@ -1,0 +1,117 @@
+"""Schedule Trigger (``n8n-nodes-base.scheduleTrigger``): starts an active workflow on a schedule.
+
+Each rule of ``rule.interval`` becomes a cron expression with seconds first (n8n's ``toCronExpression``);
+the server's scheduler fires the workflow at each match and seeds this node with the moment it fired, and the
+node outputs n8n's item (``timestamp``, ``Readable date``, …, ``Timezone``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from weft.errors import WorkflowDefinitionError
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.workflow import NodeModel, NodeOutput
+
+SCHEDULE_TYPE = "n8n-nodes-base.scheduleTrigger"
+
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+class ScheduleTrigger(NodeType):
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name=SCHEDULE_TYPE,
+        display_name="Schedule Trigger",
+        versions=(1, 1.1, 1.2),
+        description="Triggers the workflow on a given schedule",
+        group=("trigger", "schedule"),
+        inputs=(),
+        defaults={"rule": {"interval": [{"field": "days"}]}},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        seeded = ctx.get_input_data()
+        if seeded and seeded[0].get("json", {}).get("timestamp"):
+            return [seeded]
+        return [[{"json": schedule_item(datetime.now(UTC), timezone_of(ctx.workflow.settings.timezone))}]]
+
+
+def cron_expressions(node: NodeModel) -> list[str]:
+    """The node's rules as seconds-first cron expressions; an unknown rule is a definition error."""
+    rules = (node.parameters.get("rule") or {}).get("interval") or [{"field": "days"}]
+    return [_to_cron(node.name, rule) for rule in rules if isinstance(rule, Mapping)]
+
+
+def _to_cron(node_name: str, rule: Mapping[str, Any]) -> str:
+    kind = rule.get("field", "days")
+    minute = int(rule.get("triggerAtMinute", 0) or 0)
+    hour = int(rule.get("triggerAtHour", 0) or 0)
+    if kind == "cronExpression":
+        expression = str(rule.get("expression", "")).strip()
+        return expression if len(expression.split()) == 6 else f"0 {expression}"
+    if kind == "seconds":
+        return f"*/{int(rule.get('secondsInterval', 30))} * * * * *"
+    if kind == "minutes":
+        return f"0 */{int(rule.get('minutesInterval', 5))} * * * *"
+    if kind == "hours":
+        return f"0 {minute} */{int(rule.get('hoursInterval', 1))} * * *"
+    if kind == "days":
+        return f"0 {minute} {hour} */{int(rule.get('daysInterval', 1))} * *"
+    if kind == "weeks":
+        days = rule.get("triggerAtDay") or [0]
+        return f"0 {minute} {hour} * * {','.join(str(int(d)) for d in days)}"
+    if kind == "months":
+        day = int(rule.get("triggerAtDayOfMonth", 1) or 1)
+        return f"0 {minute} {hour} {day} */{int(rule.get('monthsInterval', 1))} *"
+    raise WorkflowDefinitionError(
+        f"Schedule rule field {kind!r} is not supported.",
+        node_name=node_name,
+        field="rule.interval",
+        fix="Use seconds, minutes, hours, days, weeks, months or cronExpression.",
+    )
+
+
+def timezone_of(name: str | None) -> Any:
+    if not name or name == "DEFAULT":
+        return UTC
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def schedule_item(moment: datetime, tz: Any) -> dict[str, Any]:
+    """n8n's Schedule Trigger output for ``moment`` in timezone ``tz``."""
+    local = moment.astimezone(tz)
+    offset = local.strftime("%z")
+    offset = f"{offset[:3]}:{offset[3:]}" if offset else "+00:00"
+    hour12 = local.hour % 12 or 12
+    ampm = "am" if local.hour < 12 else "pm"
+    clock = f"{hour12}:{local.minute:02d}:{local.second:02d} {ampm}"
+    tz_name = getattr(tz, "key", None) or "UTC"
+    return {
+        "timestamp": local.strftime("%Y-%m-%dT%H:%M:%S.") + f"{local.microsecond // 1000:03d}{offset}",
+        "Readable date": f"{_MONTHS[local.month - 1]} {_ordinal(local.day)} {local.year}, {clock}",
+        "Readable time": clock,
+        "Day of week": _DAYS[local.weekday()],
+        "Year": f"{local.year}",
+        "Month": _MONTHS[local.month - 1],
+        "Day of month": f"{local.day:02d}",
+        "Hour": f"{local.hour:02d}",
+        "Minute": f"{local.minute:02d}",
+        "Second": f"{local.second:02d}",
+        "Timezone": f"{tz_name} (UTC{offset})",
+    }
+
+
+def _ordinal(day: int) -> str:
+    suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
+__all__ = ["SCHEDULE_TYPE", "ScheduleTrigger", "cron_expressions", "schedule_item", "timezone_of"]

@@ -1,0 +1,92 @@
+"""The FastAPI application: REST API, webhooks and waiting webhooks over one :class:`Instance`.
+
+``create_app(settings)`` is the composition root: its lifespan opens the database, marks executions a crashed
+process left ``running`` as ``crashed``, loads the active workflows (webhooks, schedules) and starts the wait
+scheduler; on shutdown it lets running executions finish and closes the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from weft import __version__
+from weft.nodes.registry import NodeRegistry
+from weft.server.errors import install_error_handlers
+from weft.server.routes import rest_credentials, rest_executions, rest_workflows, waiting_webhooks, webhooks
+from weft.services.instance import Instance
+from weft.settings import Settings
+
+#: ``gc.set_threshold`` of server processes (CPython's default is 700, 10, 10).
+GC_THRESHOLDS = (20_000, 20, 20)
+
+#: Set by ``weft start`` for its worker processes: crash recovery already ran in the parent.
+RECOVERED_ENV = "WEFT_SERVER_RECOVERED"
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    registry: NodeRegistry | None = None,
+    recover: bool = True,
+    background: bool = True,
+) -> FastAPI:
+    """The app for ``settings`` (default: from the environment).
+
+    ``recover`` marks left-over ``running`` executions as crashed on start-up: only one process of an
+    instance may do it, before any serves requests. ``background`` lets this process compete for running
+    the schedulers.
+    """
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        inline = os.environ.get("WEFT_DB_INLINE")
+        inline_db = None if inline is None else inline.lower() in ("1", "true", "yes")
+        instance = await asyncio.to_thread(lambda: Instance.open(settings, registry, inline_db=inline_db))
+        app.state.instance = instance
+        try:
+            await instance.start(recover=recover, background=background)
+            # what exists now (modules, the workflows) lives as long as the process: keep it out of the
+            # cyclic garbage collector's full passes, which otherwise add tens of ms to the latency tail
+            gc.collect()
+            gc.freeze()
+            # executions allocate many short-lived containers that reference counting frees; collect
+            # cycles less often than every 700 allocations
+            gc.set_threshold(*GC_THRESHOLDS)
+            yield
+        finally:
+            await instance.close()
+
+    app = FastAPI(
+        title="Weft",
+        version=__version__,
+        description="Runs n8n workflows: REST API for workflows, executions and credentials; webhooks.",
+        lifespan=lifespan,
+    )
+    for prefix in ("/rest", "/api/v1"):
+        app.include_router(rest_workflows.router, prefix=prefix)
+        app.include_router(rest_executions.router, prefix=prefix)
+        app.include_router(rest_credentials.router, prefix=prefix)
+    # first: the webhook routes are the hot path, and the router tries routes in order
+    app.router.routes[0:0] = [*webhooks.routes, *waiting_webhooks.routes]
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    install_error_handlers(app)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The uvicorn factory of ``weft start`` workers (``uvicorn weft.server.app:app_from_env --factory``)."""
+    return create_app(Settings.from_env(), recover=os.environ.get(RECOVERED_ENV) != "1")
+
+
+__all__ = ["RECOVERED_ENV", "app_from_env", "create_app"]

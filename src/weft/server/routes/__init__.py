@@ -1,0 +1,1 @@
+"""HTTP routes, one module per concept; each is thin and calls the services."""

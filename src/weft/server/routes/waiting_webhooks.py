@@ -1,0 +1,31 @@
+"""``/webhook-waiting/<executionId>``: resume a waiting execution once, through its signed URL."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from weft.server.http import read_request, to_response
+from weft.services.instance import Instance
+from weft.services.webhook_calls import call_waiting_webhook
+
+METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+
+
+async def waiting_webhook(request: Request) -> Response:
+    instance: Instance = request.app.state.instance
+    execution_id: str = request.path_params["execution_id"]
+    url = f"{instance.settings.public_url.rstrip('/')}/webhook-waiting/{execution_id}"
+    incoming = await read_request(request, execution_id, url)
+    signature = request.query_params.get("signature")
+    incoming.query.pop("signature", None)
+    return to_response(await call_waiting_webhook(instance.runner, execution_id, incoming, signature))
+
+
+routes = [
+    Route("/webhook-waiting/{execution_id}", waiting_webhook, methods=METHODS),
+    Route("/webhook-waiting/{execution_id}/{suffix:path}", waiting_webhook, methods=METHODS),
+]
+
+__all__ = ["routes"]

@@ -1,0 +1,201 @@
+"""Active workflows: activating and deactivating them, and the in-memory table of their webhooks.
+
+The database is the truth (``workflow_entity.active`` and ``webhook_entity``); each server process keeps a
+table built from it so a webhook call costs no query: ``(METHOD, path) → (prepared workflow, node)``. The
+table is rebuilt when this process (de)activates a workflow, and :meth:`ActiveWorkflows.refresh` rebuilds it
+when another process did (the server calls it every few seconds, and on a miss before answering 404).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from weft.db.base import NotFoundError
+from weft.db.webhooks import WebhookSpec, is_dynamic_path, normalize_path
+from weft.db.workflows import StoredWorkflow
+from weft.errors import WeftError
+from weft.nodes.builtin.schedule_trigger import SCHEDULE_TYPE
+from weft.nodes.builtin.webhook import WEBHOOK_TYPE, WebhookOptions, webhook_options
+from weft.services.errors import ActivationError
+from weft.services.prepared import PreparedWorkflow
+from weft.services.runner import WorkflowRunner
+
+log = logging.getLogger("weft.activation")
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookTarget:
+    """What a webhook call runs: the workflow, the Webhook node it starts at, and the path's parameters."""
+
+    prepared: PreparedWorkflow
+    node: str
+    options: WebhookOptions
+    params: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Dynamic:
+    method: str
+    webhook_id: str
+    pattern: list[str]
+    target: WebhookTarget
+
+
+class WebhookTable:
+    """Webhooks by method and path, static paths first (the rules of ``WebhookRepository.find``)."""
+
+    def __init__(self) -> None:
+        self._static: dict[tuple[str, str], WebhookTarget] = {}
+        self._dynamic: list[_Dynamic] = []
+
+    def add(self, prepared: PreparedWorkflow) -> None:
+        for node, options in webhook_nodes(prepared):
+            target = WebhookTarget(prepared=prepared, node=node, options=options)
+            for method in options.methods:
+                if is_dynamic_path(options.path):
+                    pattern = options.path.split("/")
+                    webhook_id = str(prepared.workflow.nodes[node].webhookId or "")
+                    self._dynamic.append(_Dynamic(method=method, webhook_id=webhook_id, pattern=pattern, target=target))
+                else:
+                    self._static[(method, options.path)] = target
+
+    def match(self, method: str, path: str) -> WebhookTarget | None:
+        path = normalize_path(path)
+        hit = self._static.get((method, path))
+        if hit is not None:
+            return hit
+        webhook_id, _, rest = path.partition("/")
+        segments = rest.split("/") if rest else []
+        best: WebhookTarget | None = None
+        best_static = -1
+        for entry in self._dynamic:
+            if entry.method != method or entry.webhook_id != webhook_id or len(entry.pattern) != len(segments):
+                continue
+            params, static = _match_segments(entry.pattern, segments)
+            if params is not None and static > best_static:
+                best = WebhookTarget(prepared=entry.target.prepared, node=entry.target.node,
+                                     options=entry.target.options, params=params)
+                best_static = static
+        return best
+
+    def methods(self, path: str) -> list[str]:
+        path = normalize_path(path)
+        found = {m for (m, p) in self._static if p == path}
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"):
+            if self.match(method, path) is not None:
+                found.add(method)
+        return sorted(found)
+
+
+def _match_segments(pattern: list[str], segments: list[str]) -> tuple[dict[str, str] | None, int]:
+    params: dict[str, str] = {}
+    static = 0
+    for want, got in zip(pattern, segments, strict=True):
+        if want.startswith(":"):
+            params[want[1:]] = got
+        elif want == got:
+            static += 1
+        else:
+            return None, 0
+    return params, static
+
+
+def webhook_nodes(prepared: PreparedWorkflow) -> list[tuple[str, WebhookOptions]]:
+    """The enabled Webhook nodes of a workflow with their options."""
+    return [
+        (node.name, webhook_options(node))
+        for node in prepared.workflow.nodes.values()
+        if node.type == WEBHOOK_TYPE and not node.disabled
+    ]
+
+
+def webhook_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
+    specs = []
+    for name, options in webhook_nodes(prepared):
+        webhook_id = prepared.workflow.nodes[name].webhookId
+        specs += [WebhookSpec(method=m, path=options.path, node=name, webhook_id=webhook_id) for m in options.methods]
+    return specs
+
+
+def schedule_nodes(prepared: PreparedWorkflow) -> list[str]:
+    return [n.name for n in prepared.workflow.nodes.values() if n.type == SCHEDULE_TYPE and not n.disabled]
+
+
+class ActiveWorkflows:
+    """The active workflows of the instance, as this process sees them."""
+
+    def __init__(self, runner: WorkflowRunner) -> None:
+        self.runner = runner
+        self.table = WebhookTable()
+        self.workflows: dict[str, PreparedWorkflow] = {}
+        self._versions: dict[str, str | None] = {}
+        self.listeners: list[Callable[[dict[str, PreparedWorkflow]], None]] = []
+        """Called with the active workflows after every change (the schedule triggers follow them)."""
+
+    async def refresh(self) -> bool:
+        """Rebuild the table if the set of active workflows (or their versions) changed; True if it did."""
+        stored = await self.runner.db(self.runner.store.workflows.list, active=True)
+        versions = {w.id: w.version_id for w in stored}
+        if versions == self._versions:
+            return False
+        workflows: dict[str, PreparedWorkflow] = {}
+        table = WebhookTable()
+        for item in stored:
+            try:
+                prepared = self.runner.cache.get(item)
+            except WeftError as exc:
+                log.error("Active workflow %r cannot run and is skipped: %s", item.id, exc)
+                continue
+            workflows[item.id] = prepared
+            table.add(prepared)
+        self.workflows, self.table, self._versions = workflows, table, versions
+        for listener in self.listeners:
+            listener(workflows)
+        return True
+
+    async def activate(self, workflow_id: str) -> StoredWorkflow:
+        """Validate the workflow, register its webhooks (refused when a path is taken) and mark it active."""
+        activated = await self.runner.db(activate_workflow, self.runner, workflow_id)
+        await self.refresh()
+        return activated
+
+    async def deactivate(self, workflow_id: str) -> StoredWorkflow:
+        store = self.runner.store
+        await self.runner.db(store.webhooks.unregister, workflow_id)
+        deactivated = await self.runner.db(store.workflows.deactivate, workflow_id)
+        await self.refresh()
+        return deactivated
+
+
+def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflow:
+    """Synchronous activation (the CLI's, and the server's in a thread): check, register webhooks, mark active."""
+    store = runner.store
+    stored = store.workflows.get(workflow_id)
+    if stored is None:
+        raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
+    prepared = runner.cache.get(stored)
+    if not webhook_nodes(prepared) and not schedule_nodes(prepared):
+        raise ActivationError(
+            f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "
+            "webhook node is required. Add a Webhook or Schedule Trigger node, then activate it."
+        )
+    store.webhooks.register(workflow_id, webhook_specs(prepared))
+    return store.workflows.activate(workflow_id)
+
+
+def webhook_url(base: str, path: str, *, test: bool = False) -> str:
+    return f"{base.rstrip('/')}/{'webhook-test' if test else 'webhook'}/{normalize_path(path)}"
+
+
+__all__ = [
+    "ActiveWorkflows",
+    "WebhookTable",
+    "WebhookTarget",
+    "activate_workflow",
+    "schedule_nodes",
+    "webhook_nodes",
+    "webhook_specs",
+    "webhook_url",
+]

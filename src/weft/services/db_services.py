@@ -1,0 +1,127 @@
+""":class:`DbServices`: what a stored execution's nodes get from the host.
+
+* credentials decrypted from the database, resolved by the id/name the node references;
+* sub-workflows (Execute Workflow) run as their own stored executions (mode ``integrated``, linked to the
+  parent execution), loaded from the database by id or given as JSON (``parameter``/``localFile``);
+* the webhook response channel (:class:`~weft.nodes.builtin.respond_to_webhook.WebhookResponder`) when the
+  execution answers an HTTP request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from weft.engine.services import DEFAULT_MAX_DEPTH, sub_workflow_output
+from weft.errors import NodeOperationError, WorkflowDefinitionError
+from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.contract import ExecuteContext
+from weft.workflow import Item, NodeOutput
+
+if TYPE_CHECKING:
+    from weft.services.prepared import PreparedWorkflow
+    from weft.services.runner import WorkflowRunner
+
+EXECUTE_WORKFLOW_TRIGGER = "n8n-nodes-base.executeWorkflowTrigger"
+
+#: Called with the response a Respond to Webhook node built (at most once per execution).
+ResponseSink = Callable[[WebhookResponse], None]
+
+
+class DbServices:
+    """The :class:`~weft.nodes.contract.ExecutionServices` of one stored execution."""
+
+    def __init__(
+        self,
+        runner: WorkflowRunner,
+        *,
+        execution_id: str | None = None,
+        depth: int = 0,
+        respond: ResponseSink | None = None,
+    ) -> None:
+        self.runner = runner
+        self.execution_id = execution_id
+        self.depth = depth
+        self._respond = respond
+        self.responded = False
+
+    # ------------------------------------------------------------------ webhook responses
+
+    def send_webhook_response(self, response: WebhookResponse) -> None:
+        if self.responded or self._respond is None:
+            return
+        self.responded = True
+        self._respond(response)
+
+    # ------------------------------------------------------------------ credentials
+
+    async def get_credentials(self, ctx: ExecuteContext, credential_type: str) -> dict[str, Any]:
+        reference = (ctx.node.credentials or {}).get(credential_type)
+        ref = reference if isinstance(reference, Mapping) else None
+        resolve = self.runner.store.credentials.resolve_credentials
+        return await asyncio.to_thread(resolve, ctx.node.name, credential_type, ref)
+
+    # ------------------------------------------------------------------ sub-workflows
+
+    async def execute_workflow(
+        self,
+        ctx: ExecuteContext,
+        workflow: Mapping[str, Any],
+        items: list[Item],
+        *,
+        wait: bool = True,
+    ) -> NodeOutput | None:
+        """Run the sub-workflow as a stored child execution; its last node's output (``None`` when not waiting)."""
+        if self.depth >= DEFAULT_MAX_DEPTH:
+            raise NodeOperationError(
+                ctx.node.name,
+                f"Sub-workflow recursion limit reached: {DEFAULT_MAX_DEPTH} nested sub-workflow calls",
+                description="A workflow keeps calling sub-workflows (probably itself). "
+                "Stop the recursion with a condition before the Execute Workflow node.",
+            )
+        prepared = await self._load(ctx, workflow)
+        start = _start_node(prepared)
+        child = self.runner.run(
+            prepared,
+            mode="integrated",
+            start_node=start,
+            trigger_items=[dict(i) for i in items],  # type: ignore[misc]
+            parent_execution_id=self.execution_id,
+            depth=self.depth + 1,
+        )
+        if not wait:
+            self.runner.spawn(child)
+            return None
+        result = await child
+        return sub_workflow_output(ctx.node.name, result.run)
+
+    async def _load(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> PreparedWorkflow:
+        from weft.services.prepared import prepare
+
+        try:
+            if "nodes" not in workflow and "id" in workflow:
+                stored = await asyncio.to_thread(self.runner.store.workflows.get, str(workflow["id"]))
+                if stored is None:
+                    raise NodeOperationError(
+                        ctx.node.name,
+                        f"Workflow {workflow['id']!r} does not exist",
+                        description="Check the 'Workflow' parameter: import the sub-workflow with "
+                        "'weft import:workflow' or pick an existing one.",
+                    )
+                return self.runner.cache.get(stored)
+            return prepare(dict(workflow), self.runner.registry)
+        except WorkflowDefinitionError as exc:
+            raise NodeOperationError(
+                ctx.node.name, exc.message, description="Fix the sub-workflow, then run again."
+            ) from exc
+
+
+def _start_node(prepared: PreparedWorkflow) -> str | None:
+    for node in prepared.workflow.nodes.values():
+        if node.type == EXECUTE_WORKFLOW_TRIGGER and not node.disabled:
+            return node.name
+    return None
+
+
+__all__ = ["DbServices", "ResponseSink"]

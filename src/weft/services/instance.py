@@ -1,0 +1,110 @@
+"""One Weft instance as a server process sees it: the store, the runner and the background work.
+
+The composition root (``weft.server.app``) opens it on start-up and closes it on shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from weft.db.store import Store
+from weft.nodes.registry import NodeRegistry
+from weft.services.activation import ActiveWorkflows
+from weft.services.import_export import open_store
+from weft.services.leader import LeaderLock, try_lead
+from weft.services.listening import TestWebhooks
+from weft.services.runner import WorkflowRunner
+from weft.services.scheduler import Pruner, WaitScheduler
+from weft.services.schedules import ScheduleTriggers
+from weft.settings import Settings
+
+log = logging.getLogger("weft.instance")
+
+#: Seconds between checks for workflows (de)activated by another process.
+REFRESH_SECONDS = 2.0
+
+
+@dataclass(kw_only=True)
+class Instance:
+    settings: Settings
+    store: Store
+    runner: WorkflowRunner
+    active: ActiveWorkflows
+    test_webhooks: TestWebhooks
+    waits: WaitScheduler
+    schedules: ScheduleTriggers
+    pruner: Pruner
+    leader: LeaderLock | None = None
+    _tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+    @classmethod
+    def open(
+        cls, settings: Settings, registry: NodeRegistry | None = None, *, store: Store | None = None,
+        inline_db: bool | None = None,
+    ) -> Instance:
+        """Open the database (migrating it) and build the services; nothing runs until :meth:`start`."""
+        store = store or open_store(settings)
+        if inline_db is None:
+            inline_db = store.db.dialect == "sqlite"
+        runner = WorkflowRunner(store, settings, registry, inline_db=inline_db)
+        return cls(
+            settings=settings,
+            store=store,
+            runner=runner,
+            active=ActiveWorkflows(runner),
+            test_webhooks=TestWebhooks(runner),
+            waits=WaitScheduler(runner),
+            schedules=ScheduleTriggers(runner),
+            pruner=Pruner(runner),
+        )
+
+    async def start(self, *, recover: bool = True, background: bool = True) -> None:
+        """Recover crashed executions, load the active workflows, start the schedulers (in the leader)."""
+        if recover:
+            crashed = await self.recover_on_startup()
+            if crashed:
+                log.warning("Executions %s were left running by a previous process: marked crashed", crashed)
+        await self.active.refresh()
+        self._tasks.append(asyncio.ensure_future(self._refresh_forever()))
+        if background:
+            self.leader = try_lead(self.settings.user_folder)
+        if self.leader is not None:
+            self.active.listeners.append(self.schedules.sync)
+            self.schedules.sync(self.active.workflows)
+            self._tasks.append(asyncio.ensure_future(self.waits.run_forever()))
+            self._tasks.append(asyncio.ensure_future(self.pruner.run_forever()))
+
+    async def recover_on_startup(self) -> list[str]:
+        """Executions left ``running`` by a crashed process become ``crashed``."""
+        return await asyncio.to_thread(self.store.executions.mark_crashed)
+
+    async def close(self, grace_seconds: float = 10.0) -> None:
+        """Stop the background work, let running executions finish (up to ``grace_seconds``), close the database."""
+        self.schedules.stop()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        await self.runner.drain(grace_seconds)
+        if self.leader is not None:
+            self.leader.release()
+            self.leader = None
+        self.runner.close()
+        self.store.close()
+
+    async def _refresh_forever(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH_SECONDS)
+            try:
+                await self.active.refresh()
+            except Exception:
+                log.exception("Reloading the active workflows failed")
+
+
+__all__ = ["REFRESH_SECONDS", "Instance"]

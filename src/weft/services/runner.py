@@ -1,0 +1,287 @@
+"""Running workflows as stored executions: create the row, run the engine, save the outcome.
+
+Invariants:
+
+* An execution's row exists (status ``running``) before its first node runs, so a crash leaves a trace that
+  :meth:`WorkflowRunner.recover_on_startup` turns into ``crashed``.
+* The outcome is saved by the ``workflowExecuteAfter`` hook, honouring ``saveDataSuccessExecution``,
+  ``saveDataErrorExecution`` and ``saveManualExecutions``; a waiting execution is always saved whole and its
+  memory released (nothing of it stays in this process).
+* Resuming goes through :func:`weft.services.waiting.claim_waiting`, which moves ``waiting → running``
+  atomically: only one resume of an execution ever runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from weft.db.cipher import load_encryption_key
+from weft.db.executions import StoredExecution, empty_run_data
+from weft.db.save_policy import SaveDefaults
+from weft.db.store import Store
+from weft.engine import EngineOptions, Execution, ExecutionHooks
+from weft.engine.state import restore_waiting_keys
+from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
+from weft.nodes.registry import NodeRegistry
+from weft.services.db_services import DbServices, ResponseSink
+from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
+from weft.services.signing import ResumeSigner
+from weft.services.write_lock import sqlite_write_lock
+from weft.settings import Settings
+from weft.workflow import ExecuteData, Item, Run, RunExecutionData
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunResult:
+    execution_id: str
+    run: Run
+    saved: bool
+    """False when the save settings dropped the execution."""
+
+
+class WorkflowRunner:
+    """Runs, resumes, stops and retries stored executions of one instance."""
+
+    def __init__(
+        self, store: Store, settings: Settings, registry: NodeRegistry | None = None, *, inline_db: bool = False
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.registry = server_registry(registry)
+        self.cache = WorkflowCache(self.registry)
+        key = load_encryption_key(settings.user_folder, settings.encryption_key)
+        self.signer = ResumeSigner.from_encryption_key(key)
+        self.save_defaults = SaveDefaults(
+            success=settings.save_data_on_success,
+            error=settings.save_data_on_error,
+            manual=settings.save_manual_executions,
+        )
+        self.options = EngineOptions(
+            allow_env=not settings.block_env_access_in_node,
+            resume_url_base=settings.public_url.rstrip("/") + "/webhook-waiting",
+            sign_resume_url=self.signer.sign,
+        )
+        self.inline_db = inline_db
+        self.write_lock = sqlite_write_lock(settings.database_url) if store.db.dialect == "sqlite" else None
+        """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
+        self._running: dict[str, Execution] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+        self._outcomes: dict[str, dict[str, bool]] = {}
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a repository call in a worker thread, off the event loop."""
+        return await asyncio.to_thread(call, *args, **kwargs)
+
+    async def db_write(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A write of the execution hot path (create, save, claim): inline when ``inline_db``, else in a thread;
+        on SQLite one writer at a time across processes (:mod:`weft.services.write_lock`)."""
+        if self.write_lock is not None:
+            args = (call, *args)
+            call = self._locked  # type: ignore[assignment]
+        if self.inline_db:
+            return call(*args, **kwargs)
+        return await asyncio.to_thread(call, *args, **kwargs)
+
+    def _locked(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        assert self.write_lock is not None
+        with self.write_lock.held():
+            return call(*args, **kwargs)
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``work`` in the background; the runner keeps a reference and :meth:`drain` waits for it."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._forget)
+        return task
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: the execution's own row records what went wrong
+
+    async def drain(self, grace_seconds: float | None = None) -> None:
+        """Wait for background executions (shutdown, CLI exit), at most ``grace_seconds``."""
+        if self._background:
+            await asyncio.wait(list(self._background), timeout=grace_seconds)
+
+    def close(self) -> None:
+        """Release the write lock's file (the store is closed by its owner)."""
+        if self.write_lock is not None:
+            self.write_lock.close()
+            self.write_lock = None
+
+    def running_ids(self) -> list[str]:
+        return list(self._running)
+
+    # ------------------------------------------------------------------ use cases
+
+    async def run(
+        self,
+        prepared: PreparedWorkflow,
+        *,
+        mode: str,
+        start_node: str | None = None,
+        trigger_items: list[Item] | None = None,
+        parent_execution_id: str | None = None,
+        retry_of: str | None = None,
+        respond: ResponseSink | None = None,
+        depth: int = 0,
+    ) -> RunResult:
+        """Create the execution (``running``), run it to its end or its first wait, and save it."""
+        execution_id = await self.db_write(
+            self.store.executions.create,
+            prepared.data,
+            mode,
+            "running",
+            parent_execution_id=parent_execution_id,
+            retry_of=retry_of,
+        )
+        services = DbServices(self, execution_id=execution_id, depth=depth, respond=respond)
+        execution = self._execution(prepared, mode, execution_id, services)
+        return await self._drive(execution, prepared, lambda: execution.run(start_node=start_node,
+                                                                            trigger_items=trigger_items))
+
+    async def resume_claimed(
+        self,
+        stored: StoredExecution,
+        *,
+        resume_items: list[Item] | None = None,
+        resume_request: dict[str, Any] | None = None,
+        respond: ResponseSink | None = None,
+    ) -> RunResult:
+        """Continue an execution claimed by :func:`~weft.services.waiting.claim_waiting` (now ``running``).
+
+        ``resume_items`` become the input the waiting node passes through (n8n: the resume webhook's output).
+        A node that waits with ``waitReason: 'resume-node'`` runs again instead, and finds the request under
+        its stack entry's ``metadata.resumeRequest``.
+        """
+        if stored.data is None or stored.workflow_data is None:
+            loaded = await self.db(self.store.executions.get, stored.id)
+            stored = loaded if loaded is not None else stored
+        data = restore_waiting_keys(stored.data or empty_run_data())
+        _seed_resume(data, resume_items, resume_request)
+        prepared = prepare(stored.workflow_data or {}, self.registry)
+        services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
+        execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
+        return await self._drive(execution, prepared, execution.resume)
+
+    def stop(self, execution_id: str) -> bool:
+        """Cancel an execution running in this process; False when it does not run here."""
+        execution = self._running.get(execution_id)
+        if execution is None:
+            return False
+        execution.cancel(ExecutionCancelledError("The execution was stopped", execution_id=execution_id))
+        return True
+
+    async def retry(self, stored: StoredExecution) -> RunResult:
+        """Run a finished execution's workflow again from its start, with the same trigger input (mode ``retry``)."""
+        first = _first_task(stored.data or empty_run_data())
+        prepared = prepare(stored.workflow_data or {}, self.registry)
+        start = first[0] if first else None
+        items = first[1] if first else None
+        return await self.run(prepared, mode="retry", start_node=start, trigger_items=items, retry_of=stored.id)
+
+    # ------------------------------------------------------------------ internals
+
+    def _execution(
+        self,
+        prepared: PreparedWorkflow,
+        mode: str,
+        execution_id: str,
+        services: DbServices,
+        data: RunExecutionData | None = None,
+    ) -> Execution:
+        hooks = ExecutionHooks()
+        settings = prepared.settings
+        outcome = self._outcomes.setdefault(execution_id, {})
+
+        async def save(run: Run, _: Any) -> None:
+            outcome["saved"] = await self.db_write(
+                self.store.executions.finish,
+                execution_id,
+                run,
+                workflow_settings=settings,
+                defaults=self.save_defaults,
+            )
+
+        hooks.on("workflowExecuteAfter", save)
+        return Execution(
+            prepared.workflow,
+            registry=self.registry,
+            mode=mode,
+            hooks=hooks,
+            services=services,
+            execution_id=execution_id,
+            options=self.options,
+            data=data,
+        )
+
+    async def _drive(
+        self, execution: Execution, prepared: PreparedWorkflow, start: Callable[[], Awaitable[Run]]
+    ) -> RunResult:
+        execution_id = execution.execution_id or ""
+        self._running[execution_id] = execution
+        timer = self._instance_timeout(execution, prepared)
+        try:
+            run = await start()
+        except BaseException:
+            await self.db_write(self.store.executions.set_status, execution_id, "crashed", expected={"running"})
+            raise
+        finally:
+            self._running.pop(execution_id, None)
+            if timer is not None:
+                timer.cancel()
+        saved = self._outcomes.pop(execution_id, {}).get("saved", True)
+        return RunResult(execution_id=execution_id, run=run, saved=saved)
+
+    def _instance_timeout(self, execution: Execution, prepared: PreparedWorkflow) -> asyncio.TimerHandle | None:
+        timeout = self.settings.execution_timeout
+        if timeout is None or prepared.workflow.settings.executionTimeout is not None:
+            return None
+        return asyncio.get_running_loop().call_later(timeout, execution.cancel, TimeoutExecutionCancelledError(timeout))
+
+
+def _seed_resume(
+    data: RunExecutionData, resume_items: list[Item] | None, resume_request: dict[str, Any] | None
+) -> None:
+    stack: list[ExecuteData] = data["executionData"]["nodeExecutionStack"]
+    if not stack:
+        return
+    head = stack[0]
+    if data.get("waitReason") == "resume-node":
+        if resume_request is not None:
+            head["metadata"] = {**(head.get("metadata") or {}), "resumeRequest": resume_request}
+        return
+    if resume_items is not None:
+        head["data"] = {**head["data"], "main": [resume_items]}
+
+
+def _first_task(data: RunExecutionData) -> tuple[str, list[Item]] | None:
+    """The node that ran first and the items it was given (``inputOverride`` or its own output for triggers)."""
+    first: tuple[int, str, Any] | None = None
+    for name, tasks in data.get("resultData", {}).get("runData", {}).items():
+        for task in tasks:
+            index = task.get("executionIndex", 0)
+            if first is None or index < first[0]:
+                first = (index, name, task)
+    if first is None:
+        return None
+    _, name, task = first
+    output = ((task.get("data") or {}).get("main") or [[]])[0] or []
+    items: list[Item] = []
+    for item in output:
+        fresh: Item = {"json": item.get("json", {})}
+        if "binary" in item:
+            fresh["binary"] = item["binary"]
+        items.append(fresh)
+    return name, items
+
+
+__all__ = ["RunResult", "WorkflowRunner"]

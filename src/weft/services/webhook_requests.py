@@ -1,0 +1,132 @@
+"""An HTTP request as a Webhook (or resumed Wait) node's output item, in n8n's shape.
+
+``{json: {headers, params, query, body, webhookUrl, executionMode}}``; bodies are parsed by content type
+(JSON, URL-encoded and multipart forms, text); other content types, and every body when ``rawBody`` is on,
+become binary data (``binary.<binaryPropertyName>``), as n8n's Webhook node v2 does.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl
+
+from weft.errors import WeftError
+from weft.nodes.builtin.webhook import WebhookOptions
+from weft.workflow import Item
+
+
+class BadRequestError(WeftError):
+    """400: the request body cannot be parsed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class UploadedFile:
+    field: str
+    filename: str | None
+    content_type: str
+    data: bytes
+
+
+@dataclass(frozen=True, kw_only=True)
+class IncomingRequest:
+    """What the server read from the request; the services never see the web framework's objects."""
+
+    method: str
+    path: str
+    url: str
+    headers: dict[str, str]
+    """Lower-case names, as Node.js gives them."""
+    query: dict[str, Any] = field(default_factory=dict)
+    body: bytes = b""
+    form: dict[str, Any] | None = None
+    """Fields of a multipart body, parsed by the server."""
+    files: list[UploadedFile] = field(default_factory=list)
+    params: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def content_type(self) -> str:
+        return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+
+
+def request_item(request: IncomingRequest, options: WebhookOptions | None, execution_mode: str) -> Item:
+    """The Webhook node's output item for ``request`` (``execution_mode``: ``production`` or ``test``)."""
+    binary: dict[str, Any] = {}
+    body = parse_body(request, options, binary)
+    item: Item = {
+        "json": {
+            "headers": request.headers,
+            "params": request.params,
+            "query": request.query,
+            "body": body,
+            "webhookUrl": request.url,
+            "executionMode": execution_mode,
+        }
+    }
+    if binary:
+        item["binary"] = binary
+    return item
+
+
+def parse_body(request: IncomingRequest, options: WebhookOptions | None, binary: dict[str, Any]) -> Any:
+    kind = request.content_type
+    name = options.binary_property_name if options else "data"
+    if options is not None and options.raw_body and request.body:
+        binary[name] = binary_data(request.body, kind or "application/octet-stream", None)
+    if request.form is not None:
+        for index, upload in enumerate(request.files):
+            key = upload.field if len(request.files) == 1 else f"{upload.field or name}{index}"
+            binary[key] = binary_data(upload.data, upload.content_type, upload.filename)
+        return request.form
+    if not request.body:
+        return {}
+    if kind == "application/json" or kind.endswith("+json"):
+        try:
+            return json.loads(request.body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise BadRequestError(f"The request body is not valid JSON: {exc}") from None
+    if kind == "application/x-www-form-urlencoded":
+        return _form(request.body.decode("utf-8", "replace"))
+    if kind.startswith("text/") or kind in ("application/xml", ""):
+        return request.body.decode("utf-8", "replace")
+    if name not in binary:
+        binary[name] = binary_data(request.body, kind, None)
+    return {}
+
+
+def binary_data(data: bytes, mime_type: str, filename: str | None) -> dict[str, Any]:
+    """n8n's ``IBinaryData`` for ``data``."""
+    entry: dict[str, Any] = {
+        "data": base64.b64encode(data).decode(),
+        "mimeType": mime_type,
+        "fileSize": _size(len(data)),
+    }
+    if filename:
+        entry["fileName"] = filename
+        if "." in filename:
+            entry["fileExtension"] = filename.rsplit(".", 1)[1]
+    return entry
+
+
+def _form(text: str) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in parse_qsl(text, keep_blank_values=True):
+        if key in result:
+            previous = result[key]
+            result[key] = [*previous, value] if isinstance(previous, list) else [previous, value]
+        else:
+            result[key] = value
+    return result
+
+
+def _size(length: int) -> str:
+    if length < 1024:
+        return f"{length} B"
+    if length < 1024 * 1024:
+        return f"{length / 1024:.1f} kB"
+    return f"{length / 1024 / 1024:.1f} MB"
+
+
+__all__ = ["BadRequestError", "IncomingRequest", "UploadedFile", "binary_data", "request_item"]

@@ -1,0 +1,164 @@
+"""A real uvicorn server on 127.0.0.1 (ephemeral port, tmp user folder) per backend, and helpers to drive it.
+
+The server runs in a background thread for the session; every backend of ``WEFT_TEST_DATABASE_URL`` (see
+``tests/db/conftest.py``) gets its own. Tests talk to it with ``httpx`` over TCP and read the database
+through the server's own store. Workflows use unique webhook paths, so tests share one server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from sqlalchemy import text
+
+from weft.db import create_db_engine
+from weft.server import create_app
+from weft.services.instance import Instance
+from weft.settings import Settings
+
+PG_URL = os.environ.get("WEFT_TEST_DATABASE_URL", "")
+BACKENDS = [pytest.param("sqlite", id="sqlite")]
+if PG_URL:
+    BACKENDS.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
+
+BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
+TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def postgres_schema_url(url: str, schema: str) -> str:
+    """``url`` with its own, empty schema first in the search path: servers of one session do not share tables."""
+    engine = create_db_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    finally:
+        engine.dispose()
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+
+
+def database_url(backend: str, folder: Path, schema: str = "weft_live") -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{folder / 'database.sqlite'}"
+    return postgres_schema_url(PG_URL, schema)
+
+
+def wait_for(check: Callable[[], Any], timeout: float = TIMEOUT, interval: float = 0.02) -> Any:
+    """Poll ``check`` until it returns something truthy; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
+        time.sleep(interval)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    settings: Settings
+    server: uvicorn.Server
+    client: httpx.Client
+
+    @property
+    def instance(self) -> Instance:
+        instance: Instance = self.server.config.loaded_app.app.state.instance  # type: ignore[attr-defined]
+        return instance
+
+    def import_workflow(self, data: dict[str, Any], *, activate: bool = True) -> str:
+        response = self.client.post("/rest/workflows/import", json=data, params={"activate": activate})
+        assert response.status_code == 201, response.text
+        workflow_id: str = response.json()["data"][0]["id"]
+        return workflow_id
+
+    def execution(self, execution_id: str) -> dict[str, Any]:
+        response = self.client.get(f"/rest/executions/{execution_id}")
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()["data"]
+        return data
+
+    def executions(self, workflow_id: str) -> list[dict[str, Any]]:
+        response = self.client.get("/rest/executions", params={"workflowId": workflow_id})
+        rows: list[dict[str, Any]] = response.json()["data"]
+        return rows
+
+    def wait_status(self, execution_id: str, status: str) -> dict[str, Any]:
+        return wait_for(lambda: (e := self.execution(execution_id))["status"] == status and e)  # type: ignore[no-any-return]
+
+
+def _serve(settings: Settings, port: int) -> tuple[uvicorn.Server, threading.Thread]:
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="weft-test-server", daemon=True)
+    thread.start()
+    wait_for(lambda: server.started or not thread.is_alive())
+    assert server.started, "the test server did not start"
+    return server, thread
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp(f"weft-{request.param}")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    settings = Settings(
+        user_folder=folder,
+        database_url=database_url(request.param, folder),
+        encryption_key="test-key",
+        port=port,
+        public_url=url + "/",
+    )
+    server, thread = _serve(settings, port)
+    with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
+        yield LiveServer(url=url, settings=settings, server=server, client=client)
+    server.should_exit = True
+    thread.join(TIMEOUT)
+
+
+def bench_workflow(name: str, path: str | None = None) -> dict[str, Any]:
+    """A workflow of ``../shared/bench`` with a fresh id, and its webhook path replaced by ``path``."""
+    data: dict[str, Any] = json.loads((BENCH / name).read_text())
+    data["id"] = uuid.uuid4().hex[:16]
+    for node in data["nodes"]:
+        if node["type"] == "n8n-nodes-base.webhook" and path is not None:
+            node["parameters"]["path"] = path
+        if "webhookId" in node:
+            node["webhookId"] = str(uuid.uuid4())
+    return data
+
+
+def unique_path(prefix: str = "t") -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:10]}"
+
+
+@pytest.fixture
+def bench() -> Callable[..., dict[str, Any]]:
+    """``bench("w1_webhook_set_respond.json", path)``: a bench workflow with a unique id and webhook path."""
+    return bench_workflow
+
+
+@pytest.fixture
+def path() -> str:
+    """A unique webhook path."""
+    return unique_path()
