@@ -73,3 +73,9 @@ def test_downgrade_to_base_drops_the_tables(db: Database) -> None:
         config.attributes["connection"] = connection
         command.downgrade(config, "base")
     assert not TABLES & set(inspect(db.engine).get_table_names())
+
+
+def test_head_revision_constant_matches_the_migration_scripts() -> None:
+    from weft.db.migrate import HEAD_REVISION
+
+    assert head_revision() == HEAD_REVISION

@@ -14,9 +14,11 @@ import json
 import os
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.fernet import Fernet, InvalidToken
+if TYPE_CHECKING:
+    from cryptography.fernet import Fernet
+
 
 from weft.errors import ConfigurationError
 
@@ -33,8 +35,17 @@ class Cipher:
     def __init__(self, key: str) -> None:
         if not key:
             raise ConfigurationError("The encryption key is empty; set WEFT_ENCRYPTION_KEY or remove it.")
-        digest = hashlib.sha256(key.encode("utf-8")).digest()
-        self._fernet = Fernet(base64.urlsafe_b64encode(digest))
+        self._key = base64.urlsafe_b64encode(hashlib.sha256(key.encode("utf-8")).digest())
+        self._fernet_instance: Fernet | None = None
+
+    @property
+    def _fernet(self) -> Fernet:
+        # imported on first use: `cryptography` costs ~0.2 s to import, and most commands never decrypt
+        if self._fernet_instance is None:
+            from cryptography.fernet import Fernet
+
+            self._fernet_instance = Fernet(self._key)
+        return self._fernet_instance
 
     def encrypt(self, data: dict[str, Any]) -> str:
         """The Fernet token (ASCII) of ``data`` as JSON."""
@@ -42,6 +53,8 @@ class Cipher:
 
     def decrypt(self, token: str, *, what: str = "data") -> dict[str, Any]:
         """The JSON object inside ``token``; :class:`DecryptionError` names ``what`` when the key is wrong."""
+        from cryptography.fernet import InvalidToken
+
         try:
             plain = self._fernet.decrypt(token.encode("ascii"))
         except (InvalidToken, ValueError):

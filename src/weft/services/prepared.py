@@ -6,14 +6,11 @@ schedules) keep one :class:`PreparedWorkflow` per ``(id, versionId)``.
 
 from __future__ import annotations
 
-import importlib
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from weft.db.workflows import StoredWorkflow
-from weft.nodes.builtin._server_catalog import SERVER_CATALOG
-from weft.nodes.contract import NodeType
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.workflow import Workflow, parse_workflow, validate_workflow
 
@@ -60,14 +57,8 @@ class WorkflowCache:
 
 
 def server_registry(registry: NodeRegistry | None = None) -> NodeRegistry:
-    """``registry`` (default: the process-wide one) with the server's node types (webhook, respond, schedule)."""
-    registry = registry or default_registry()
-    for type_name, target in SERVER_CATALOG.items():
-        if registry.type_class(type_name) is None:
-            module_name, _, attr = target.partition(":")
-            node_type: type[NodeType] = getattr(importlib.import_module(module_name), attr)
-            registry.register(node_type, name=type_name)
-    return registry
+    """The registry the server runs with (default: the process-wide one, which has the server's node types)."""
+    return registry or default_registry()
 
 
 __all__ = ["PreparedWorkflow", "WorkflowCache", "prepare", "server_registry"]
