@@ -1,0 +1,69 @@
+"""The agent's prompt: the system message, the user's text and the images of the input item."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from weft.ai.messages import ContentPart, HumanMessage, ImagePart, TextPart
+from weft.errors import NodeOperationError
+from weft.nodes.contract import ExecuteContext
+from weft.workflow import Item
+
+#: n8n's default system message.
+SYSTEM_MESSAGE = "You are a helpful assistant"
+
+
+def system_message(options: Mapping[str, Any]) -> str:
+    value = options.get("systemMessage")
+    return SYSTEM_MESSAGE if value is None else str(value)
+
+
+def prompt_text(ctx: ExecuteContext, item: Item, item_index: int) -> str:
+    """The user's message: ``$json.chatInput`` (``promptType: auto``, from a chat trigger) or the ``text``."""
+    prompt_type = ctx.get_node_parameter("promptType", item_index, "auto")
+    if prompt_type == "auto":
+        value = item["json"].get("chatInput")
+        if value is None or value == "":
+            raise NodeOperationError(
+                ctx.node.name,
+                "No prompt specified",
+                description="Expected to find the prompt in an input field called 'chatInput' (this is what the "
+                "chat trigger node outputs). To use something else, change the 'Prompt' parameter",
+                item_index=item_index,
+            )
+        return value if isinstance(value, str) else str(value)
+    value = ctx.get_node_parameter("text", item_index, "")
+    if value is None or value == "":
+        raise NodeOperationError(
+            ctx.node.name,
+            "No prompt specified",
+            description="The 'Prompt (User Message)' parameter is empty; write the prompt or use an expression.",
+            item_index=item_index,
+        )
+    return value if isinstance(value, str) else str(value)
+
+
+def image_parts(item: Item) -> list[ImagePart]:
+    """The item's image binaries as ``data:`` URLs (``passthroughBinaryImages``)."""
+    parts: list[ImagePart] = []
+    for binary in (item.get("binary") or {}).values():
+        if not isinstance(binary, Mapping):
+            continue
+        mime = str(binary.get("mimeType") or "")
+        data = binary.get("data")
+        if mime.startswith("image/") and isinstance(data, str) and data:
+            parts.append(ImagePart(url=f"data:{mime};base64,{data}"))
+    return parts
+
+
+def human_message(text: str, item: Item, *, with_images: bool) -> HumanMessage:
+    """The user's turn; images join the text in one message (n8n sends them as a second human message)."""
+    images = image_parts(item) if with_images else []
+    if not images:
+        return HumanMessage(content=text)
+    content: list[ContentPart] = [TextPart(text=text), *images]
+    return HumanMessage(content=content)
+
+
+__all__ = ["SYSTEM_MESSAGE", "human_message", "image_parts", "prompt_text", "system_message"]

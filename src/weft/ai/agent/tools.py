@@ -1,0 +1,77 @@
+"""The agent's tools: collected from the ``ai_tool`` sub-nodes, offered to the model, mapped back to nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from weft.ai.messages import ToolCall, ToolDefinition
+from weft.errors import NodeOperationError
+from weft.nodes.contract import ExecuteContext, ExecuteNodeAction, ToolSpec
+from weft.workflow import AI_TOOL
+
+
+def _flatten(supplied: Iterable[Any]) -> list[Any]:
+    flat: list[Any] = []
+    for value in supplied:
+        if isinstance(value, list | tuple):
+            flat.extend(_flatten(value))
+        elif value is not None:
+            flat.append(value)
+    return flat
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgentTools:
+    """The tools by the name the model calls them."""
+
+    by_name: dict[str, ToolSpec] = field(default_factory=dict)
+    definitions: list[ToolDefinition] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.by_name)
+
+    def unknown_tool_message(self, name: str) -> str:
+        """The observation for a call to a tool the agent does not have (n8n drops such calls silently)."""
+        available = ", ".join(self.names) or "none"
+        return f"Tool '{name}' does not exist. Available tools: {available}"
+
+    def action_for(self, call: ToolCall, item_index: int, timeout_ms: float | None) -> ExecuteNodeAction:
+        """Ask the engine to run the node behind ``call`` (toolkit tools also get ``tool: <name>``)."""
+        spec = self.by_name[call.name]
+        arguments = dict(call.args)
+        if spec.metadata.get("isFromToolkit"):
+            arguments["tool"] = call.name
+        metadata: dict[str, Any] = {"itemIndex": item_index}
+        timeout = spec.metadata.get("timeoutMs") or timeout_ms
+        if timeout:
+            metadata["timeoutMs"] = timeout
+        return ExecuteNodeAction(
+            node_name=spec.source_node_name, input=arguments, id=call.id, type=AI_TOOL, metadata=metadata
+        )
+
+
+async def collect_tools(ctx: ExecuteContext) -> AgentTools:
+    """The connected tools (toolkits flattened); two tools with one name are refused as n8n does."""
+    specs = _flatten(await ctx.get_input_connection_data(AI_TOOL, 0))
+    by_name: dict[str, ToolSpec] = {}
+    for spec in specs:
+        if not isinstance(spec, ToolSpec):
+            raise NodeOperationError(
+                ctx.node.name,
+                f"A node connected as a tool supplied {type(spec).__name__}, not a tool definition.",
+                description="Connect only tool nodes to the agent's Tool input.",
+            )
+        if spec.name in by_name:
+            raise NodeOperationError(
+                ctx.node.name,
+                f"You have multiple tools with the same name: '{spec.name}', please rename them to avoid conflicts",
+            )
+        by_name[spec.name] = spec
+    definitions = [ToolDefinition(name=s.name, description=s.description, parameters=s.parameters) for s in specs]
+    return AgentTools(by_name=by_name, definitions=definitions)
+
+
+__all__ = ["AgentTools", "collect_tools"]

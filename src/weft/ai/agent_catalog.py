@@ -1,0 +1,35 @@
+"""The agent, memory and tool node types, for the lead to merge into ``weft.ai.nodes:CATALOG``.
+
+Until then :func:`agent_registry` gives a registry with them (tests, examples, the bench).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from weft.nodes.contract import NodeType
+from weft.nodes.registry import NodeRegistry
+
+_LC = "@n8n/n8n-nodes-langchain."
+
+#: ``{type name: "module:Class"}`` (imported on first use).
+AGENT_CATALOG: dict[str, str] = {
+    _LC + "agent": "weft.ai.agent.node:Agent",
+    _LC + "memoryBufferWindow": "weft.ai.memory.buffer_window:MemoryBufferWindow",
+    _LC + "toolCalculator": "weft.ai.tools.calculator:ToolCalculator",
+    _LC + "toolCode": "weft.ai.tools.code:ToolCode",
+    _LC + "toolThink": "weft.ai.tools.think:ToolThink",
+}
+
+
+def agent_registry(registry: NodeRegistry | None = None) -> NodeRegistry:
+    """``registry`` (default: the built-ins and entry points) with the node types of :data:`AGENT_CATALOG`."""
+    registry = registry or NodeRegistry()
+    for name, target in AGENT_CATALOG.items():
+        module_name, _, attr = target.partition(":")
+        node_type: type[NodeType] = getattr(importlib.import_module(module_name), attr)
+        registry.register(node_type, name=name)
+    return registry
+
+
+__all__ = ["AGENT_CATALOG", "agent_registry"]

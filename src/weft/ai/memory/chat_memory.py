@@ -1,0 +1,61 @@
+"""The memory object a memory sub-node supplies to the agent: ``load()`` the window, ``save()`` a finished turn.
+
+Each call is recorded as a run of the memory node, like n8n's ``logWrapper`` does (``inputOverride`` holds
+``{action: "loadMemoryVariables"}`` or ``{action: "saveContext", …}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from weft.ai.messages import AIMessage, HumanMessage, Message, messages_from_json, messages_to_json
+from weft.nodes.contract import ChatMemoryStore, SupplyDataContext
+from weft.workflow import AI_MEMORY
+
+
+def window_by_turns(messages: list[Message], turns: int) -> list[Message]:
+    """The last ``turns`` conversation turns, each starting at a human message.
+
+    n8n's buffer window keeps the last ``2 * k`` messages; with tool calls and results kept in memory that would
+    cut a turn in half (a tool result without its call), so Weft counts whole turns instead.
+    """
+    if turns <= 0:
+        return []
+    starts = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
+    if len(starts) <= turns:
+        return messages[starts[0] :] if starts else []
+    return messages[starts[-turns] :]
+
+
+class WindowChatMemory:
+    """A session's chat history over a :class:`ChatMemoryStore`, windowed to the last ``turns`` turns."""
+
+    def __init__(self, ctx: SupplyDataContext, store: ChatMemoryStore, session_key: str, turns: int) -> None:
+        self._ctx = ctx
+        self.store = store
+        self.session_key = session_key
+        self.turns = turns
+        self._history: list[Message] = []
+
+    async def load(self) -> list[Message]:
+        """The windowed history (oldest first), recorded as a ``loadMemoryVariables`` run."""
+        run = self._ctx.add_input_data(AI_MEMORY, [[{"json": {"action": "loadMemoryVariables", "values": {}}}]])
+        stored = messages_from_json(self.store.load(self.session_key))
+        self._history = window_by_turns(stored, self.turns)
+        output = {"action": "loadMemoryVariables", "chatHistory": messages_to_json(self._history)}
+        self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
+        return list(self._history)
+
+    async def save(self, messages: list[Message]) -> None:
+        """Append a finished turn (``[Human, AI(tool_calls), Tool, …, AI(final)]``), recorded as ``saveContext``."""
+        human = next((m.text for m in messages if isinstance(m, HumanMessage)), "")
+        final = next((m.content for m in reversed(messages) if isinstance(m, AIMessage)), "")
+        action: dict[str, Any] = {"action": "saveContext", "input": {"input": human}, "output": {"output": final}}
+        run = self._ctx.add_input_data(AI_MEMORY, [[{"json": action}]])
+        self.store.append(self.session_key, messages_to_json(messages))
+        history = window_by_turns([*self._history, *messages], self.turns)
+        output = {"action": "saveContext", "chatHistory": messages_to_json(history)}
+        self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
+
+
+__all__ = ["WindowChatMemory", "window_by_turns"]
