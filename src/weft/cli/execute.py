@@ -80,21 +80,36 @@ async def _run_in_process(workflow: Any, registry: Any, start_node: str | None) 
 
 
 def format_summary(run: Any) -> str:
-    """One line per node run, in execution order, then the outcome."""
+    """One line per node run, in execution order, then the outcome and the last node's output."""
     rows = []
     for name, tasks in run["data"]["resultData"]["runData"].items():
         for index, task in enumerate(tasks):
             outputs: list[Any] = next(iter((task.get("data") or {}).values()), [])
             counts = "/".join(str(len(items or [])) for items in outputs) or "0"
             status = task.get("executionStatus", "?")
-            rows.append((task.get("executionIndex", 0), f"  {name}  run {index}  {status:<8} items out {counts}  "
-                                                        f"{task.get('executionTime', 0)} ms"))
+            time_ms = task.get("executionTime", 0)
+            row = f"  {name}  run {index}  {status:<8} items out {counts}  {time_ms} ms"
+            rows.append((task.get("executionIndex", 0), row))
     lines = [row for _, row in sorted(rows)]
     result = run["data"]["resultData"]
-    lines.append(f"Execution {run['status']}" + (f" at node {result.get('lastNodeExecuted')!r}" if
-                                                  result.get("lastNodeExecuted") else ""))
+    last = result.get("lastNodeExecuted")
+    lines.append(f"Execution {run['status']}" + (f" at node {last!r}" if last else ""))
     if result.get("error"):
         lines.append(f"Error: {result['error'].get('message')}")
     if run["status"] == "waiting":
         lines.append(f"Waiting until {run.get('waitTill')}: resume it through the server ('weft start').")
+    elif run["status"] == "success" and last:
+        lines.extend(_last_output(result["runData"][last][-1], last))
     return "\n".join(lines)
+
+
+def _last_output(task: Any, name: str, limit: int = 3) -> list[str]:
+    """The first items of the last node's first output, one JSON line each."""
+    items = ((task.get("data") or {}).get("main") or [[]])[0] or []
+    lines = [f"Output of {name!r} ({len(items)} item{'s' if len(items) != 1 else ''}):"]
+    for item in items[:limit]:
+        text = json.dumps(item.get("json"), ensure_ascii=False)
+        lines.append("  " + (text if len(text) <= 300 else text[:297] + "..."))
+    if len(items) > limit:
+        lines.append(f"  … {len(items) - limit} more")
+    return lines
