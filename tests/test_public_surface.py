@@ -28,12 +28,14 @@ def test_all_names_exist_and_public_names_are_listed(package: str) -> None:
 
 
 def _modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.walk_packages(weft.__path__, "weft.") if "__main__" not in m.name and ".migrations" not in m.name)
+    names = (m.name for m in pkgutil.walk_packages(weft.__path__, "weft."))
+    return sorted(n for n in names if "__main__" not in n and ".migrations" not in n)
 
 
 def test_every_module_imports_in_a_fresh_interpreter() -> None:
     code = "import importlib,sys\nfor m in sys.argv[1:]: importlib.import_module(m)"
-    result = subprocess.run([sys.executable, "-c", code, *_modules()], capture_output=True, text=True, timeout=120)
+    command = [sys.executable, "-c", code, *_modules()]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
 
 

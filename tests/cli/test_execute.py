@@ -48,7 +48,12 @@ def test_summary_lists_nodes_in_order(tmp_path: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].strip().startswith("Start  run 0  success")
     assert "Items  run 0  success  items out 2" in lines[1]
-    assert lines[-4:] == ["Execution success at node 'Items'", "Output of 'Items' (2 items):", '  {"a": 1}', '  {"a": 2}']
+    assert lines[-4:] == [
+        "Execution success at node 'Items'",
+        "Output of 'Items' (2 items):",
+        '  {"a": 1}',
+        '  {"a": 2}',
+    ]
 
 
 def test_failing_execution_exits_1_with_the_error(tmp_path: Path) -> None:

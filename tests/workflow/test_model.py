@@ -59,7 +59,7 @@ def test_bad_field_names_the_node_and_field() -> None:
 
 
 def test_duplicate_names_are_rejected_with_the_fix() -> None:
-    with pytest.raises(WorkflowDefinitionError, match="2 nodes named 'A'.*rename"):
+    with pytest.raises(WorkflowDefinitionError, match=r"2 nodes named 'A'.*rename"):
         validate_workflow(parse_workflow(workflow(node("A"), node("A"))))
 
 
@@ -70,10 +70,10 @@ def test_connection_to_a_missing_node_is_rejected() -> None:
 
 def test_unknown_type_and_bad_version_name_the_node() -> None:
     registry = default_registry()
-    with pytest.raises(UnknownNodeTypeError, match="Unknown node type 'acme.thing'") as info:
+    with pytest.raises(UnknownNodeTypeError, match=r"Unknown node type 'acme\.thing'") as info:
         validate_workflow(parse_workflow(workflow(node("X", "acme.thing"))), registry)
     assert info.value.node_name == "X"
-    with pytest.raises(UnknownNodeTypeError, match="has no typeVersion 7.*Supported versions: 1"):
+    with pytest.raises(UnknownNodeTypeError, match=r"has no typeVersion 7.*Supported versions: 1"):
         validate_workflow(parse_workflow(workflow(node("Y", "n8n-nodes-base.noOp", version=7))), registry)
 
 
