@@ -193,10 +193,11 @@ def _legacy_item(params: Params, index: int, item: Item) -> Item:
     for kind, convert in (("boolean", bool), ("number", _identity), ("string", _identity)):
         for entry in params.get(f"values.{kind}", index, []) or []:
             value = convert(entry.get("value", False if kind == "boolean" else 0 if kind == "number" else ""))
+            name = entry.get("name", "propertyName")  # Set v1/v2's default field name
             if dot:
-                set_path(new_item["json"], entry.get("name", ""), value)
+                set_path(new_item["json"], name, value)
             else:
-                new_item["json"][entry.get("name", "")] = value
+                new_item["json"][name] = value
     return new_item  # type: ignore[return-value]
 
 
