@@ -195,6 +195,10 @@ class ExecuteContext(_BaseContext):
     def get_resume_url(self) -> str:
         return self._execution.resume_url() or ""
 
+    def is_streaming(self) -> bool:
+        execution = self._execution
+        return execution.options.streaming and execution.hooks.has("sendChunk")
+
     async def send_chunk(self, kind: str, content: Any = None) -> None:
         await self._execution.hooks.run(
             "sendChunk",

@@ -59,6 +59,8 @@ class EngineOptions:
     """Base of ``$execution.resumeUrl`` (``http://127.0.0.1:5678/webhook-waiting``); the server signs it."""
     sign_resume_url: Any = None
     """``(execution_id) -> signature``: adds ``?signature=`` to the resume URL."""
+    streaming: bool = False
+    """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""
 
 
 class Execution:

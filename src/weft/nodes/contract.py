@@ -301,6 +301,10 @@ class ExecuteContext(NodeContext, Protocol):
     def get_resume_url(self) -> str:
         ...
 
+    def is_streaming(self) -> bool:
+        """Whether the client reads this execution's answer as a stream (``send_chunk`` reaches it)."""
+        ...
+
     async def send_chunk(self, kind: str, content: Any = None) -> None:
         """Stream a chunk (``begin``/``item``/``end``/``error``) to the client, when the execution streams."""
         ...

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from weft import __version__
 from weft.nodes.registry import NodeRegistry
 from weft.server.errors import install_error_handlers
-from weft.server.routes import rest_credentials, rest_executions, rest_workflows, waiting_webhooks, webhooks
+from weft.server.routes import chat, rest_credentials, rest_executions, rest_workflows, waiting_webhooks, webhooks
 from weft.services.instance import Instance
 from weft.settings import Settings
 
@@ -73,8 +73,9 @@ def create_app(
         app.include_router(rest_workflows.router, prefix=prefix)
         app.include_router(rest_executions.router, prefix=prefix)
         app.include_router(rest_credentials.router, prefix=prefix)
-    # first: the webhook routes are the hot path, and the router tries routes in order
-    app.router.routes[0:0] = [*webhooks.routes, *waiting_webhooks.routes]
+    # first: the webhook routes are the hot path, and the router tries routes in order; the chat routes
+    # (``/webhook/<id>/chat``) go before the generic ``/webhook/<path>`` route
+    app.router.routes[0:0] = [*chat.routes, *webhooks.routes, *waiting_webhooks.routes]
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

@@ -3,6 +3,7 @@
 * credentials decrypted from the database, resolved by the id/name the node references;
 * sub-workflows (Execute Workflow) run as their own stored executions (mode ``integrated``, linked to the
   parent execution), loaded from the database by id or given as JSON (``parameter``/``localFile``);
+* chat memory (``chat_memory``), kept in the database;
 * the webhook response channel (:class:`~weft.nodes.builtin.respond_to_webhook.WebhookResponder`) when the
   execution answers an HTTP request.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from weft.engine.services import DEFAULT_MAX_DEPTH, sub_workflow_output
 from weft.errors import NodeOperationError, WorkflowDefinitionError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
-from weft.nodes.contract import ExecuteContext
+from weft.nodes.contract import ChatMemoryStore, ExecuteContext
 from weft.workflow import Item, NodeOutput
 
 if TYPE_CHECKING:
@@ -53,6 +54,15 @@ class DbServices:
             return
         self.responded = True
         self._respond(response)
+
+    # ------------------------------------------------------------------ chat memory
+
+    @property
+    def chat_memory(self) -> ChatMemoryStore:
+        """Simple Memory's messages, kept in the database (``chat_memory`` table)."""
+        from weft.services.chat import DbChatMemory
+
+        return DbChatMemory(self.runner.store.memory, self.runner.write_lock)
 
     # ------------------------------------------------------------------ credentials
 

@@ -1,0 +1,83 @@
+"""``/webhook/<webhookId>/chat`` and ``/webhook-test/<webhookId>/chat``: the Chat Trigger's URLs.
+
+Matched before the generic webhook routes; a ``webhookId`` that belongs to no Chat Trigger is handed to them, so
+a Webhook node whose path is ``<something>/chat`` keeps working. Streamed answers are NDJSON (n8n's format) or,
+for clients sending ``Accept: text/event-stream``, server-sent events. ``OPTIONS`` answers CORS pre-flights
+(``options.allowedOrigins``, default ``*``).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from weft.server.http import read_request, to_response
+from weft.server.routes import webhooks
+from weft.services.chat import ChatAnswer, ChatStream, ChatTarget, call_chat, find_active_chat, find_saved_chat
+from weft.services.instance import Instance
+
+METHODS = ["GET", "POST", "OPTIONS"]
+_PREFLIGHT = {
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    "access-control-allow-headers": "content-type, authorization, accept",
+}
+
+
+async def production_chat(request: Request) -> Response:
+    instance: Instance = request.app.state.instance
+    webhook_id: str = request.path_params["webhook_id"]
+    # a Webhook node's path "<x>/chat" is not a chat: no reload of the active workflows for it
+    is_webhook = instance.active.table.match(request.method, f"{webhook_id}/chat") is not None
+    target = await find_active_chat(instance.active, webhook_id, refresh=not is_webhook)
+    if target is None:
+        return await webhooks.production_webhook(_as_webhook(request, webhook_id))
+    return await _call(instance, request, target, test=False)
+
+
+async def test_chat(request: Request) -> Response:
+    instance: Instance = request.app.state.instance
+    webhook_id: str = request.path_params["webhook_id"]
+    target = await find_saved_chat(instance.runner, webhook_id)
+    if target is None:
+        return await webhooks.test_webhook(_as_webhook(request, webhook_id))
+    return await _call(instance, request, target, test=True)
+
+
+def _as_webhook(request: Request, webhook_id: str) -> Request:
+    request.scope["path_params"] = {"path": f"{webhook_id}/chat"}
+    return request
+
+
+async def _call(instance: Instance, request: Request, target: ChatTarget, *, test: bool) -> Response:
+    cors = _cors_headers(target, request.headers.get("origin"))
+    if request.method == "OPTIONS":
+        return Response(status_code=204, headers={**cors, **_PREFLIGHT})
+    url = f"{instance.settings.public_url.rstrip('/')}{request.url.path}"
+    incoming = await read_request(request, f"{target.options.webhook_id}/chat", url)
+    response = _to_response(await call_chat(instance.runner, target, incoming, test=test, page_url=request.url.path))
+    response.headers.update(cors)
+    return response
+
+
+def _to_response(answer: ChatAnswer) -> Response:
+    if isinstance(answer, ChatStream):
+        return StreamingResponse(answer.chunks, media_type=answer.media_type, headers=answer.headers)
+    return to_response(answer)
+
+
+def _cors_headers(target: ChatTarget, origin: str | None) -> dict[str, str]:
+    if not origin:
+        return {}
+    allowed = [o.strip() for o in target.options.allowed_origins.split(",") if o.strip()]
+    if "*" in allowed:
+        return {"access-control-allow-origin": "*"}
+    return {"access-control-allow-origin": origin, "vary": "Origin"} if origin in allowed else {}
+
+
+routes = [
+    Route("/webhook/{webhook_id}/chat", production_chat, methods=METHODS),
+    Route("/webhook-test/{webhook_id}/chat", test_chat, methods=METHODS),
+]
+
+__all__ = ["routes"]

@@ -1,0 +1,367 @@
+"""Answering Chat Trigger calls (``/webhook/<webhookId>/chat``, ``/webhook-test/<webhookId>/chat``).
+
+* ``GET``: the hosted chat page (mode ``hostedChat``).
+* ``POST {action: "loadPreviousSession"}``: the session's messages from memory (``loadPreviousSession: memory``),
+  ``{"data": []}`` when off; with ``manually`` the workflow runs and answers.
+* ``POST {action: "sendMessage", sessionId, chatInput}``: the body is the trigger's output item; the answer
+  follows ``responseMode``: ``lastNode`` (the last node's first item), ``responseNode`` (what Respond to Chat or
+  Respond to Webhook sends), or ``streaming``: the execution runs with ``EngineOptions(streaming=True)``, its
+  ``sendChunk`` hook events go into a queue and are sent as they come (:mod:`weft.ai.chat.chunks`).
+
+Production URLs answer only for active workflows whose trigger is ``public`` (else an empty 404, as n8n);
+test URLs run the saved workflow, active or not, in mode ``manual``, any number of times. The Simple Memory of
+executions kept in the database is :class:`DbChatMemory`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import dataclasses
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from weft.ai.chat.chunks import NDJSON_TYPE, SSE_TYPE, encode_chunk, stamp_chunk, text_chunks, wants_sse
+from weft.ai.chat.history import langchain_messages
+from weft.ai.chat.page import render_page
+from weft.ai.chat.trigger import ChatTriggerError, ChatTriggerOptions, chat_trigger_options, is_chat_trigger
+from weft.db.memory import ChatMemoryRepository
+from weft.errors import WeftError
+from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.builtin.webhook import WebhookOptions
+from weft.services.activation import ActiveWorkflows
+from weft.services.db_services import DbServices
+from weft.services.prepared import PreparedWorkflow
+from weft.services.runner import RunResult, WorkflowRunner
+from weft.services.webhook_calls import ERROR, answer
+from weft.services.webhook_requests import BadRequestError, IncomingRequest, binary_data
+from weft.services.write_lock import WriteLock
+from weft.workflow import AI_MEMORY, Item, Run
+
+log = logging.getLogger("weft.chat")
+
+
+# --------------------------------------------------------------------------- memory
+
+
+class DbChatMemory:
+    """:class:`~weft.nodes.contract.ChatMemoryStore` over the ``chat_memory`` table.
+
+    Each call opens its own session, so any thread may use it; appends take the instance's SQLite write lock.
+    """
+
+    def __init__(self, repository: ChatMemoryRepository, write_lock: WriteLock | None = None) -> None:
+        self._repository = repository
+        self._write_lock = write_lock
+
+    def load(self, session_key: str, *, last: int | None = None) -> list[dict[str, Any]]:
+        return self._repository.load(session_key, last=last)
+
+    def append(self, session_key: str, messages: list[dict[str, Any]]) -> None:
+        if self._write_lock is None:
+            self._repository.append(session_key, messages)
+            return
+        with self._write_lock.held():
+            self._repository.append(session_key, messages)
+
+    def clear(self, session_key: str) -> None:
+        self._repository.clear(session_key)
+
+
+# --------------------------------------------------------------------------- finding the trigger
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChatTarget:
+    """What a chat call runs: the workflow and its Chat Trigger node."""
+
+    prepared: PreparedWorkflow
+    node: str
+    options: ChatTriggerOptions
+
+
+def chat_targets(prepared: PreparedWorkflow) -> list[ChatTarget]:
+    """The enabled Chat Triggers of a workflow that have a ``webhookId``."""
+    targets = []
+    for node in prepared.workflow.nodes.values():
+        if is_chat_trigger(node) and node.webhookId:
+            targets.append(ChatTarget(prepared=prepared, node=node.name, options=chat_trigger_options(node)))
+    return targets
+
+
+class _ActiveIndex:
+    """The active workflows' Chat Triggers by ``webhookId``, rebuilt when the set of active workflows changes."""
+
+    def __init__(self) -> None:
+        self._source: object = None
+        self._targets: dict[str, ChatTarget] = {}
+
+    def find(self, active: ActiveWorkflows, webhook_id: str) -> ChatTarget | None:
+        if active.workflows is not self._source:
+            targets: dict[str, ChatTarget] = {}
+            for prepared in active.workflows.values():
+                try:
+                    targets.update((t.options.webhook_id, t) for t in chat_targets(prepared))
+                except ChatTriggerError as exc:
+                    log.error("Chat Trigger of workflow %r cannot be served: %s", prepared.id, exc)
+            self._source, self._targets = active.workflows, targets
+        return self._targets.get(webhook_id)
+
+
+_INDEXES: WeakKeyDictionary[ActiveWorkflows, _ActiveIndex] = WeakKeyDictionary()
+
+
+async def find_active_chat(active: ActiveWorkflows, webhook_id: str, *, refresh: bool = True) -> ChatTarget | None:
+    """The Chat Trigger of an active workflow with ``webhook_id``; on a miss, with ``refresh``, the active
+    workflows are reloaded first in case another process activated one."""
+    index = _INDEXES.setdefault(active, _ActiveIndex())
+    target = index.find(active, webhook_id)
+    if target is None and refresh and await active.refresh():
+        target = index.find(active, webhook_id)
+    return target
+
+
+async def find_saved_chat(runner: WorkflowRunner, webhook_id: str) -> ChatTarget | None:
+    """The Chat Trigger with ``webhook_id`` in any saved workflow (test URLs)."""
+    for stored in await runner.db(runner.store.workflows.list):
+        nodes = stored.data.get("nodes") or []
+        if any(isinstance(n, Mapping) and n.get("webhookId") == webhook_id for n in nodes):
+            for target in chat_targets(runner.cache.get(stored)):
+                if target.options.webhook_id == webhook_id:
+                    return target
+    return None
+
+
+# --------------------------------------------------------------------------- answering
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChatStream:
+    """A streamed answer: the chunks, encoded, as the execution produces them."""
+
+    media_type: str
+    chunks: AsyncIterator[bytes]
+    headers: dict[str, str] = field(default_factory=lambda: {"cache-control": "no-cache"})
+
+
+ChatAnswer = WebhookResponse | ChatStream
+
+_NOT_FOUND = WebhookResponse(status_code=404)
+_NO_PAGE = "The chat page is only served in 'Hosted Chat' mode; post messages to this URL instead"
+
+
+async def call_chat(
+    runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest, *, test: bool, page_url: str
+) -> ChatAnswer:
+    """Answer one call of the chat URL (see the module docstring); ``page_url`` is where the page posts."""
+    options = target.options
+    if not options.public and not test:
+        return _NOT_FOUND
+    denied = await check_auth(runner, target, request)
+    if denied is not None:
+        return denied
+    if request.method in ("GET", "HEAD"):
+        if options.mode != "hostedChat":
+            return WebhookResponse.json({"code": 404, "message": _NO_PAGE}, 404)
+        return WebhookResponse.text(render_page(options, page_url, mode="test" if test else "production"))
+    item = chat_item(request)
+    if item["json"].get("action") == "loadPreviousSession" and options.load_previous_session != "manually":
+        return await previous_session(runner, target, item)
+    mode = "manual" if test else "webhook"
+    if options.streaming:
+        return stream_chat(runner, target, item, mode, sse=wants_sse(request.headers.get("accept")))
+    responded: asyncio.Future[WebhookResponse] = asyncio.get_running_loop().create_future()
+
+    def respond(response: WebhookResponse) -> None:
+        if not responded.done():
+            responded.set_result(response)
+
+    by_node = options.response_mode == "responseNode"
+    task = runner.spawn(
+        runner.run(target.prepared, mode=mode, start_node=target.node, trigger_items=[item],
+                   respond=respond if by_node else None)
+    )
+    answer_options = WebhookOptions(methods=("POST",), path="", response_mode=options.response_mode)
+    return await answer(answer_options, task, responded)
+
+
+async def check_auth(runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest) -> WebhookResponse | None:
+    """``None`` when the caller may chat; else n8n's answer (500 / 401 / 403, text body)."""
+    kind = target.options.authentication
+    if kind == "none":
+        return None
+    if kind != "basicAuth":
+        raise ChatTriggerError(
+            f"The Chat Trigger's authentication {kind!r} is not supported",
+            description="Weft has no user accounts for 'n8n User Auth': use 'Basic Auth' or 'None' on node "
+            f"{target.node!r}.",
+        )
+    node = target.prepared.workflow.nodes[target.node]
+    reference = (node.credentials or {}).get("httpBasicAuth")
+    try:
+        expected = await runner.db(
+            runner.store.credentials.resolve_credentials,
+            node.name,
+            "httpBasicAuth",
+            reference if isinstance(reference, Mapping) else None,
+        )
+    except WeftError:
+        expected = {}
+    if not expected.get("user") or not expected.get("password"):
+        return WebhookResponse.text("No authentication data defined on node!", 500, _CHALLENGE)
+    provided = _basic_credentials(request.headers.get("authorization"))
+    if provided is None:
+        return WebhookResponse.text("Authorization is required!", 401, _CHALLENGE)
+    if provided != (str(expected["user"]), str(expected["password"])):
+        return WebhookResponse.text("Authorization data is wrong!", 403, _CHALLENGE)
+    return None
+
+
+_CHALLENGE = {"www-authenticate": 'Basic realm="Webhook"'}
+
+
+def _basic_credentials(header: str | None) -> tuple[str, str] | None:
+    if not header or not header.lower().startswith("basic "):
+        return None
+    try:
+        decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    user, sep, password = decoded.partition(":")
+    return (user, password) if sep else None
+
+
+def chat_item(request: IncomingRequest) -> Item:
+    """The trigger's output item: the JSON body, or a multipart body's fields with ``files`` and binary data."""
+    if request.form is not None:
+        return _form_item(request)
+    if not request.body:
+        return {"json": {}}
+    try:
+        body = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadRequestError(f"The request body is not valid JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise BadRequestError(
+            "The chat message must be a JSON object such as "
+            '{"action": "sendMessage", "sessionId": "…", "chatInput": "…"}'
+        )
+    return {"json": body}
+
+
+def _form_item(request: IncomingRequest) -> Item:
+    """n8n's ``handleFormData``: each file becomes ``binary.data<i>`` and an entry of ``json.files``."""
+    item: Item = {"json": dict(request.form or {})}
+    if not request.files:
+        return item
+    binary: dict[str, Any] = {}
+    listed: list[dict[str, Any]] = []
+    for index, upload in enumerate(request.files):
+        key = f"data{index}"
+        data = binary_data(upload.data, upload.content_type, upload.filename)
+        data["fileType"] = upload.content_type.split("/", 1)[0]
+        binary[key] = data
+        listed.append({**{k: v for k, v in data.items() if k != "data"}, "binaryKey": key})
+    item["json"]["files"] = listed
+    item["binary"] = binary
+    return item
+
+
+async def previous_session(runner: WorkflowRunner, target: ChatTarget, item: Item) -> WebhookResponse:
+    """``{"data": [...]}``: the session's messages from the memory connected to the trigger (Simple Memory)."""
+    workflow = target.prepared.workflow
+    session = item["json"].get("sessionId")
+    if target.options.load_previous_session != "memory" or not session:
+        return WebhookResponse.json({"data": []})
+    if not workflow.sub_nodes(target.node, AI_MEMORY):
+        return WebhookResponse.json({"data": []})
+    # Simple Memory's key (weft.ai.memory.buffer_window): workflow id and session id
+    key = f"{workflow.id or 'workflow'}__{session}"
+    stored = await runner.db(runner.store.memory.load, key)
+    return WebhookResponse.json({"data": langchain_messages(stored)})
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def stream_chat(runner: WorkflowRunner, target: ChatTarget, item: Item, mode: str, *, sse: bool) -> ChatStream:
+    """Start the execution with streaming on; the answer relays its chunks as they come."""
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    task = runner.spawn(_run_streaming(runner, target, item, mode, queue))
+    return ChatStream(media_type=SSE_TYPE if sse else NDJSON_TYPE, chunks=_relay(queue, task, sse=sse))
+
+
+async def _run_streaming(
+    runner: WorkflowRunner, target: ChatTarget, item: Item, mode: str, queue: asyncio.Queue[dict[str, Any] | None]
+) -> RunResult:
+    """``WorkflowRunner.run`` with ``streaming`` on and the ``sendChunk`` events put into ``queue`` (then ``None``)."""
+    prepared = target.prepared
+    try:
+        execution_id = await runner.db_write(runner.store.executions.create, prepared.data, mode, "running")
+        services = DbServices(runner, execution_id=execution_id)
+        execution = runner._execution(prepared, mode, execution_id, services)
+        execution.options = dataclasses.replace(execution.options, streaming=True)
+        execution.hooks.on("sendChunk", queue.put_nowait)
+        start = target.node
+        return await runner._drive(execution, prepared, lambda: execution.run(start_node=start, trigger_items=[item]))
+    finally:
+        queue.put_nowait(None)
+
+
+async def _relay(
+    queue: asyncio.Queue[dict[str, Any] | None], task: asyncio.Task[RunResult], *, sse: bool
+) -> AsyncIterator[bytes]:
+    seen: set[str] = set()
+    while (chunk := await queue.get()) is not None:
+        seen.add(str(chunk.get("type")))
+        yield encode_chunk(stamp_chunk(chunk), sse=sse)
+    for chunk in await _closing_chunks(task, seen):
+        yield encode_chunk(chunk, sse=sse)
+
+
+async def _closing_chunks(task: asyncio.Task[RunResult], seen: set[str]) -> list[dict[str, Any]]:
+    """After the last chunk: an error chunk for a failed execution that sent none; when nothing was streamed,
+    the last node's answer as ``begin``/``item``/``end`` (a workflow without a streaming node still answers)."""
+    try:
+        run = (await task).run
+    except Exception:
+        return [stamp_chunk({"type": "error", "content": ERROR["message"]})]
+    if run["status"] == "error":
+        return [] if "error" in seen else [stamp_chunk({"type": "error", "content": ERROR["message"]})]
+    if "item" in seen:
+        return []
+    last = run["data"]["resultData"].get("lastNodeExecuted")
+    text = _last_answer(run, last)
+    return text_chunks(text, {"nodeName": last, "runIndex": 0}) if text is not None else []
+
+
+def _last_answer(run: Run, last: str | None) -> str | None:
+    tasks = run["data"]["resultData"]["runData"].get(last or "") or []
+    main = ((tasks[-1].get("data") or {}).get("main") or [[]]) if tasks else [[]]
+    items = (main[0] or []) if main else []
+    if not items:
+        return None
+    data = items[0].get("json", {})
+    output = data.get("output", data.get("text")) if isinstance(data, Mapping) else None
+    return output if isinstance(output, str) else json.dumps(data, ensure_ascii=False)
+
+
+__all__ = [
+    "ChatAnswer",
+    "ChatStream",
+    "ChatTarget",
+    "DbChatMemory",
+    "call_chat",
+    "chat_item",
+    "chat_targets",
+    "check_auth",
+    "find_active_chat",
+    "find_saved_chat",
+    "previous_session",
+    "stream_chat",
+]
