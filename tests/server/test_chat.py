@@ -1,7 +1,7 @@
 """Chat Trigger through the real server: hosted page, ``lastNode`` and ``responseNode`` answers, auth, test URLs.
 
-Workflows are activated through the repository (as ``weft import:workflow --activate`` does): the REST
-activation still asks for a Webhook or Schedule node.
+Most workflows are activated through the repository (as ``weft import:workflow --activate`` does); one test
+activates through the REST API.
 """
 
 from __future__ import annotations
@@ -221,3 +221,11 @@ def test_a_webhook_path_ending_in_chat_is_still_a_webhook(live: LiveServer) -> N
     response = live.client.post(f"/webhook/{path}", json={"a": 1})
     assert response.status_code == 200, response.text
     assert response.json()["body"] == {"a": 1}
+
+
+def test_a_chat_only_workflow_can_be_activated_through_the_rest_api(live: LiveServer) -> None:
+    data, webhook_id = chat_workflow(["Hi!"], memory=False)
+    live.import_workflow(data, activate=True)
+    response = live.client.post(f"/webhook/{webhook_id}/chat", json=message("hello"))
+    assert response.status_code == 200, response.text
+    assert response.json() == {"output": "Hi!"}
