@@ -1,7 +1,8 @@
 """The engine (L4): the execution loop, pure scheduling, engine requests, outcomes, hooks, partial runs."""
 
 from weft.engine.hooks import ExecutionHooks
-from weft.engine.loop import EngineOptions, Execution
+from weft.engine.loop import Execution
+from weft.engine.options import EngineOptions
 from weft.engine.run import run_workflow
 from weft.engine.services import LocalServices
 

@@ -13,7 +13,6 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any
@@ -22,6 +21,7 @@ from weft.engine import inputs, outcomes, scheduling
 from weft.engine.context import _BaseContext, wrap_node_error
 from weft.engine.hooks import ExecutionHooks, HookName
 from weft.engine.irun import build_run
+from weft.engine.options import EngineOptions
 from weft.engine.requests import collect_action_responses, handle_request
 from weft.engine.run_node import run_node
 from weft.engine.state import initial_run_execution_data, next_execution_index_of
@@ -34,7 +34,6 @@ from weft.errors import (
     WeftError,
     WorkflowOperationError,
 )
-from weft.expressions import ExpressionLimits
 from weft.nodes.contract import EngineRequest, ExecutionServices, NodeType
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, RunExecutionData, TaskData, Workflow
@@ -43,24 +42,6 @@ from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, Run
 class Step(Enum):
     CONTINUE = "continue"
     STOP = "stop"
-
-
-@dataclass(frozen=True, kw_only=True)
-class EngineOptions:
-    """Settings of the engine for one execution."""
-
-    expression_limits: ExpressionLimits = field(default_factory=ExpressionLimits)
-    allow_env: bool = False
-    """Let ``$env`` read the process environment."""
-    variables: dict[str, Any] = field(default_factory=dict)
-    """``$vars``."""
-    timezone: str | None = None
-    resume_url_base: str | None = None
-    """Base of ``$execution.resumeUrl`` (``http://127.0.0.1:5678/webhook-waiting``); the server signs it."""
-    sign_resume_url: Any = None
-    """``(execution_id) -> signature``: adds ``?signature=`` to the resume URL."""
-    streaming: bool = False
-    """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""
 
 
 class Execution:

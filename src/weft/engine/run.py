@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from weft.engine.hooks import ExecutionHooks
-from weft.engine.loop import EngineOptions, Execution
+from weft.engine.loop import Execution
+from weft.engine.options import EngineOptions
 from weft.nodes.contract import ExecutionServices
 from weft.nodes.registry import NodeRegistry
 from weft.workflow import Item, Run, Workflow, WorkflowModel, parse_workflow

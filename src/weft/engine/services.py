@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.engine.hooks import ExecutionHooks
-from weft.engine.loop import EngineOptions, Execution
+from weft.engine.loop import Execution
+from weft.engine.options import EngineOptions
 from weft.errors import ConfigurationError, NodeOperationError, WorkflowDefinitionError
 from weft.nodes.contract import ExecuteContext
 from weft.nodes.registry import NodeRegistry, default_registry

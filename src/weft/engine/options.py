@@ -1,0 +1,26 @@
+"""Settings of the engine for one execution."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from weft.expressions import ExpressionLimits
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineOptions:
+    """Settings of the engine for one execution."""
+
+    expression_limits: ExpressionLimits = field(default_factory=ExpressionLimits)
+    allow_env: bool = False
+    """Let ``$env`` read the process environment."""
+    variables: dict[str, Any] = field(default_factory=dict)
+    """``$vars``."""
+    timezone: str | None = None
+    resume_url_base: str | None = None
+    """Base of ``$execution.resumeUrl`` (``http://127.0.0.1:5678/webhook-waiting``); the server signs it."""
+    sign_resume_url: Any = None
+    """``(execution_id) -> signature``: adds ``?signature=`` to the resume URL."""
+    streaming: bool = False
+    """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""
