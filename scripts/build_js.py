@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Build the JavaScript bundle of the expression sandbox.
+"""Build the JavaScript bundles of the expression sandbox.
 
 ``js/`` holds a pinned ``package.json`` and ``package-lock.json`` (Luxon, the formatjs Intl polyfill,
 jmespath, esbuild) and Weft's own sources under ``js/src/``. This script runs ``npm ci`` when the lockfile
-changed and bundles ``js/src/index.js`` with esbuild into ``src/weft/expressions/_js/runtime.js`` (a build
-product, git-ignored). It is idempotent: when nothing changed since the last build it returns at once.
+changed and bundles, with esbuild, into ``src/weft/expressions/_js/`` (build products, git-ignored):
+
+* ``runtime.js`` from ``js/src/index.js``: the core every context loads (``$``-variables, extensions, jmespath);
+* ``luxon.js`` from ``js/src/luxon/index.js``: the Intl polyfill and Luxon, loaded on first use.
+
+It is idempotent: when nothing changed since the last build it returns at once.
 
 Usage: ``python scripts/build_js.py [--force]``
 """
@@ -21,8 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 JS = ROOT / "js"
 OUT_DIR = ROOT / "src" / "weft" / "expressions" / "_js"
 OUT = OUT_DIR / "runtime.js"
+LUXON_OUT = OUT_DIR / "luxon.js"
+#: Output name → entry point (esbuild's ``name=entry`` syntax builds both in one run).
+ENTRIES = {OUT: "src/index.js", LUXON_OUT: "src/luxon/index.js"}
 STAMP_PREFIX = "// weft-js-build "
-ESBUILD_ARGS = ["src/index.js", "--bundle", "--format=iife", "--target=es2022", "--minify", "--charset=utf8"]
+ESBUILD_ARGS = ["--bundle", "--format=iife", "--target=es2022", "--minify", "--charset=utf8"]
 
 
 def _inputs_digest() -> str:
@@ -30,7 +37,7 @@ def _inputs_digest() -> str:
     for path in [JS / "package.json", JS / "package-lock.json", *sorted((JS / "src").rglob("*.js"))]:
         digest.update(str(path.relative_to(JS)).encode())
         digest.update(path.read_bytes())
-    digest.update(" ".join(ESBUILD_ARGS).encode())
+    digest.update(" ".join([*ESBUILD_ARGS, *(f"{out.stem}={entry}" for out, entry in ENTRIES.items())]).encode())
     return digest.hexdigest()
 
 
@@ -50,29 +57,36 @@ def _npm_ci_if_needed() -> None:
 
 
 def build(force: bool = False) -> Path:
-    """Build the bundle unless it is up to date; returns its path."""
+    """Build the bundles unless they are up to date; returns the path of the core bundle."""
     digest = _inputs_digest()
-    if not force and _built_digest() == digest:
+    if not force and all(_built_digest(out) == digest for out in ENTRIES):
         return OUT
     if shutil.which("npm") is None:
         raise SystemExit("build_js: npm is not installed; install Node.js 18+ to build the expression runtime")
     _npm_ci_if_needed()
     OUT_DIR.mkdir(parents=True, exist_ok=True)
-    tmp = OUT.with_suffix(".tmp.js")
-    _run([str(JS / "node_modules" / ".bin" / "esbuild"), *ESBUILD_ARGS, f"--outfile={tmp}", "--log-level=warning"])
-    tmp.write_text(f"{STAMP_PREFIX}{digest}\n" + tmp.read_text(encoding="utf-8"), encoding="utf-8")
-    tmp.replace(OUT)
+    tmp_dir = OUT_DIR / ".build"
+    shutil.rmtree(tmp_dir, ignore_errors=True)
+    entries = [f"{out.stem}={entry}" for out, entry in ENTRIES.items()]
+    esbuild = str(JS / "node_modules" / ".bin" / "esbuild")
+    _run([esbuild, *entries, *ESBUILD_ARGS, f"--outdir={tmp_dir}", "--log-level=warning"])
+    for out in ENTRIES:
+        built = tmp_dir / out.name
+        built.write_text(f"{STAMP_PREFIX}{digest}\n" + built.read_text(encoding="utf-8"), encoding="utf-8")
+        built.replace(out)
+    shutil.rmtree(tmp_dir, ignore_errors=True)
     return OUT
 
 
-def _built_digest() -> str | None:
-    if not OUT.exists():
+def _built_digest(path: Path) -> str | None:
+    if not path.exists():
         return None
-    with OUT.open(encoding="utf-8") as f:
+    with path.open(encoding="utf-8") as f:
         first = f.readline().strip()
     return first[len(STAMP_PREFIX) :] if first.startswith(STAMP_PREFIX) else None
 
 
 if __name__ == "__main__":
     path = build(force="--force" in sys.argv[1:])
-    print(f"build_js: {path.relative_to(ROOT)} is up to date ({path.stat().st_size // 1024} KiB)")
+    for out in ENTRIES:
+        print(f"build_js: {out.relative_to(ROOT)} is up to date ({out.stat().st_size // 1024} KiB)")

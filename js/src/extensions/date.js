@@ -1,11 +1,13 @@
-import { DateTime, Duration } from 'luxon';
+// Luxon is loaded on first use (../runtime/luxon.js): `luxon()` asks the host for it when it is missing.
+import { luxon } from '../runtime/luxon.js';
 import { ExpressionExtensionError } from './errors.js';
 
 function dt(v) {
-  return v instanceof Date ? DateTime.fromJSDate(v) : v;
+  return v instanceof Date ? luxon().DateTime.fromJSDate(v) : v;
 }
 
 function toDateTime(v) {
+  const { DateTime } = luxon();
   if (DateTime.isDateTime(v)) return v;
   if (v instanceof Date) return DateTime.fromJSDate(v);
   if (typeof v === 'number') return DateTime.fromMillis(v);
@@ -59,7 +61,7 @@ export const dateExtensions = {
   },
   isInLast(n = 0, u = 'minutes') {
     const d = dt(this);
-    const now = DateTime.now();
+    const now = luxon().DateTime.now();
     return d >= now.minus(durationArgs(n, unit(u))) && d <= now;
   },
   isWeekend() {
@@ -83,25 +85,29 @@ export const dateExtensions = {
     return Array.isArray(u) ? diff : diff[units];
   },
   diffToNow(u = 'days') {
-    return dateExtensions.diffTo.call(this, DateTime.now(), u);
+    return dateExtensions.diffTo.call(this, luxon().DateTime.now(), u);
   },
 };
 
 // Date-only helpers that Luxon DateTimes already have natively (plus/minus take n8n's short form).
 const jsDateOnly = {
   plus(n, u) {
-    return DateTime.fromJSDate(this).plus(durationArgs(n, unit(u))).toJSDate();
+    return luxon().DateTime.fromJSDate(this).plus(durationArgs(n, unit(u))).toJSDate();
   },
   minus(n, u) {
-    return DateTime.fromJSDate(this).minus(durationArgs(n, unit(u))).toJSDate();
+    return luxon().DateTime.fromJSDate(this).minus(durationArgs(n, unit(u))).toJSDate();
   },
   toDateTimeString() {
-    return DateTime.fromJSDate(this).toISO();
+    return luxon().DateTime.fromJSDate(this).toISO();
   },
 };
 
 export function installDateExtensions(define) {
   define(Date.prototype, jsDateOnly);
+}
+
+/** The extensions on Luxon's DateTime, installed when the Luxon bundle is loaded. */
+export function installDateTimeExtensions(define, DateTime) {
   const proto = DateTime.prototype;
   const own = {};
   for (const [name, fn] of Object.entries(dateExtensions)) {
@@ -121,5 +127,4 @@ export function installDateExtensions(define) {
       return minus.call(this, typeof n === 'number' && u ? durationArgs(n, unit(u)) : n);
     },
   });
-  void Duration;
 }

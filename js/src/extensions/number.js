@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { luxon } from '../runtime/luxon.js';
 import { ExpressionExtensionError } from './errors.js';
 
 export const numberExtensions = {
@@ -46,6 +46,7 @@ export const numberExtensions = {
   },
   toDateTime(format = 'ms') {
     const n = Number(this);
+    const { DateTime } = luxon();
     switch (format) {
       case 'ms':
         return DateTime.fromMillis(n);

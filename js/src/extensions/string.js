@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { luxon } from '../runtime/luxon.js';
 import { ExpressionExtensionError } from './errors.js';
 
 const EMAIL = /(?:[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*|"(?:[\x01-\x08\x0b\x0c\x0e-\x1f\x21\x23-\x5b\x5d-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*")@(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\[(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?|[a-z0-9-]*[a-z0-9]:(?:[\x01-\x08\x0b\x0c\x0e-\x1f\x21-\x5a\x53-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])+)\])/i;
@@ -44,6 +44,7 @@ function words(s) {
 }
 
 export function parseDateString(s, opts) {
+  const { DateTime } = luxon();
   for (const parse of [DateTime.fromISO, DateTime.fromHTTP, DateTime.fromRFC2822, DateTime.fromSQL]) {
     const dt = parse(s, opts);
     if (dt.isValid) return dt;
@@ -163,7 +164,7 @@ export const stringExtensions = {
   },
   toDateTime(format) {
     const s = String(this);
-    const dt = format ? DateTime.fromFormat(s, format) : parseDateString(s);
+    const dt = format ? luxon().DateTime.fromFormat(s, format) : parseDateString(s);
     if (!dt.isValid) throw new ExpressionExtensionError('cannot convert to Luxon DateTime');
     return dt;
   },

@@ -1,7 +1,9 @@
 // The surface Python calls: sessions, data injection, running compiled expressions and Code.
-import { DateTime } from 'luxon';
 import { NeedSignal, S, WeftExpressionError, resetSession } from './state.js';
 import { applySessionSettings } from './globals.js';
+import { L, installLuxon, isDateTime, removeTraps } from './luxon.js';
+import { define } from '../extensions/index.js';
+import { installDateTimeExtensions } from '../extensions/date.js';
 
 const SEP = '\u0001';
 const MARK = '\ufdd0';
@@ -41,7 +43,7 @@ function errorOut(e) {
 
 function functionError(v) {
   const message =
-    v === DateTime ? 'this is a DateTime, please access its methods' : 'this is a function, please add ()';
+    v === L.DateTime ? 'this is a DateTime, please access its methods' : 'this is a function, please add ()';
   return tagged('E', JSON.stringify({ name: 'ExpressionError', message, ours: true, stack: '' }));
 }
 
@@ -94,7 +96,7 @@ function wrap(fn) {
 function str(v) {
   if (v === null || v === undefined) return '';
   if (typeof v === 'object') {
-    if (DateTime.isDateTime(v)) return v.toString();
+    if (isDateTime(v)) return v.toString();
     if (v instanceof Date) return isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString();
     return JSON.stringify(v);
   }
@@ -190,6 +192,10 @@ export const api = {
   },
   setEnv(env) {
     S.env = env;
+  },
+  removeTraps,
+  installLuxon(lib) {
+    installLuxon(lib, (DateTime) => installDateTimeExtensions(define, DateTime));
   },
   wrap,
   str,

@@ -1,11 +1,11 @@
 // The `$`-variables of n8n expressions, installed once per context as getters on globalThis.
-import { DateTime, Duration, Interval, Settings } from 'luxon';
 import jmespath from 'jmespath';
 import { S, fail, need } from './state.js';
 import { inputItem, parametersProxy } from './data.js';
 import { dollar, inputProxy, itemsFn, nodeProxy } from './nodes.js';
 import { fromAI } from './fromai.js';
 import { customDataApi } from './custom-data.js';
+import { applyLuxonSettings, isDateTime, luxon } from './luxon.js';
 
 function currentJson() {
   const item = inputItem(S.i);
@@ -14,7 +14,7 @@ function currentJson() {
 
 function now() {
   if (S.now === null) {
-    S.now = DateTime.fromMillis(S.base.now, { zone: S.base.timezone });
+    S.now = luxon().DateTime.fromMillis(S.base.now, { zone: S.base.timezone });
     S.today = S.now.startOf('day');
   }
   return S.now;
@@ -52,7 +52,7 @@ function jmespathWrapper(data, query) {
 function isEmptyValue(value) {
   if (value === undefined || value === null || value === '') return true;
   if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object' && !(value instanceof Date) && !DateTime.isDateTime(value)) {
+  if (typeof value === 'object' && !(value instanceof Date) && !isDateTime(value)) {
     return Object.keys(value).length === 0;
   }
   return false;
@@ -65,10 +65,8 @@ function numbers(args, name) {
   });
 }
 
+// DateTime, Duration, Interval (and Intl) are installed with Luxon (./luxon.js).
 const staticGlobals = {
-  DateTime,
-  Duration,
-  Interval,
   $jmespath: jmespathWrapper,
   $jmesPath: jmespathWrapper,
   $if: (condition, valueIfTrue, valueIfFalse) => (condition ? valueIfTrue : valueIfFalse),
@@ -133,11 +131,10 @@ export function installGlobals() {
   for (const [name, getter] of Object.entries(dynamicGlobals)) {
     Object.defineProperty(globalThis, name, { get: getter, configurable: true, enumerable: false });
   }
-  Settings.throwOnInvalid = false;
 }
 
 export function applySessionSettings() {
-  Settings.defaultZone = S.base.timezone || 'UTC';
+  applyLuxonSettings();
   for (const [name, value] of Object.entries(S.base.extra || {})) {
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
   }

@@ -8,7 +8,6 @@ and executions a crashed process left ``running`` are marked ``crashed``: once, 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import socket
 import sys
@@ -48,10 +47,7 @@ def run_command(args: argparse.Namespace) -> int:
     if workers <= 1:
         return _serve_one(settings, host, port)
     # the supervisor stays small: the database work runs in a short-lived child process
-    child = multiprocessing.get_context("spawn").Process(target=recover, name="weft-recover")
-    child.start()
-    child.join()
-    if child.exitcode != 0:
+    if not _recover_in_child():
         print("weft: cannot open the database; see the error above", file=sys.stderr)
         return 2
     _announce(host, port, workers)
@@ -70,11 +66,48 @@ def _serve_one(settings: Any, host: str, port: int) -> int:
 
     from weft.server.app import create_app
 
-    recover()
+    # Migrating imports Alembic (about 10 MiB that would stay in the server's memory): when the database is not
+    # at the newest schema yet, a short-lived child migrates it. If that fails, the error shows from here.
+    if not (_needs_migration(settings.database_url) and _recover_in_child()):
+        recover()
     _announce(host, port, 1)
     server = uvicorn.Server(uvicorn.Config(create_app(settings, recover=False), **_uvicorn_options()))
     server.run(sockets=[tcp_socket(host, port)])
     return 0
+
+
+def _recover_in_child() -> bool:
+    """:func:`recover` in a spawned child process; whether it succeeded."""
+    import multiprocessing
+
+    child = multiprocessing.get_context("spawn").Process(target=recover, name="weft-recover")
+    child.start()
+    child.join()
+    return child.exitcode == 0
+
+
+def _needs_migration(database_url: str) -> bool:
+    """Whether the database answers and is not at the newest migration yet (read without Alembic)."""
+    from sqlalchemy import text
+
+    from weft.db.engine import create_db_engine
+    from weft.db.migrate import HEAD_REVISION
+
+    try:
+        engine = create_db_engine(database_url)
+    except Exception:  # an invalid URL: recover() reports it
+        return False
+    try:
+        with engine.connect() as connection:
+            try:
+                row = connection.execute(text("SELECT version_num FROM alembic_version")).first()
+            except Exception:  # no such table: an empty database
+                return True
+    except Exception:  # the database does not answer: recover() reports it
+        return False
+    finally:
+        engine.dispose()
+    return row is None or row[0] != HEAD_REVISION
 
 
 def recover() -> None:

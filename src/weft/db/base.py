@@ -6,11 +6,12 @@ import json
 import secrets
 import string
 from datetime import UTC, datetime
-from typing import Any, cast
-
-from sqlalchemy import CursorResult, Result
+from typing import TYPE_CHECKING, Any, cast
 
 from weft.errors import WeftError
+
+if TYPE_CHECKING:  # imported lazily: weft.db.lite (``weft execute``) uses this module without SQLAlchemy
+    from sqlalchemy import CursorResult, Result
 
 _ID_ALPHABET = string.digits + string.ascii_letters
 
@@ -28,7 +29,7 @@ def new_id(length: int = 16) -> str:
 
 def rowcount(result: Result[Any]) -> int:
     """Rows matched by an UPDATE or DELETE."""
-    return int(cast(CursorResult[Any], result).rowcount)
+    return int(cast("CursorResult[Any]", result).rowcount)
 
 
 def dumps(value: Any) -> str:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, text
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # SQLAlchemy is imported lazily: weft.db.lite reads HEAD_REVISION without it
     from alembic.config import Config
+    from sqlalchemy import Engine
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: The newest revision shipped; a test checks it against the migration scripts. Opening a database that is
@@ -39,6 +38,8 @@ def upgrade_database(engine: Engine, revision: str = "head") -> None:
 
 
 def _stored_revision(engine: Engine) -> str | None:
+    from sqlalchemy import text
+
     try:
         with engine.connect() as connection:
             row = connection.execute(text("SELECT version_num FROM alembic_version")).first()

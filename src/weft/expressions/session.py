@@ -2,7 +2,7 @@
 
 The session starts with a small base (workflow, execution, variables, ``$now`` …). Input items are loaded in
 chunks as evaluations reach them; other nodes' outputs, paired items, ``$parameter`` values and ``$env`` are
-loaded when JavaScript asks for them (a *need*, see :mod:`weft.expressions.runtime`).
+loaded when JavaScript asks for them (a *need*, see :mod:`weft.expressions.runtime`), and so is Luxon.
 """
 
 from __future__ import annotations
@@ -91,6 +91,8 @@ class Session:
         elif kind == "env":
             env = dict(os.environ) if self.ctx.allow_env else {}
             api["setEnv"](self.runtime.to_js(_dumps(env)))
+        elif kind == "luxon":  # a Luxon or Intl trap was reached: load the second bundle
+            self.runtime.load_luxon()
 
     def _load_run(self, name: str, branch: Any, run: int) -> None:
         try:

@@ -10,8 +10,6 @@ import asyncio
 import logging
 from datetime import UTC, datetime
 
-from croniter import croniter
-
 from weft.errors import WeftError
 from weft.nodes.builtin.schedule_trigger import cron_expressions, schedule_item, timezone_of
 from weft.services.activation import schedule_nodes
@@ -53,6 +51,8 @@ class ScheduleTriggers:
         self._tasks.clear()
 
     async def _fire_forever(self, prepared: PreparedWorkflow, node: str, expression: str) -> None:
+        from croniter import croniter  # imported when a workflow has a schedule: not in every server's memory
+
         tz = timezone_of(prepared.workflow.settings.timezone)
         try:
             schedule = croniter(expression, datetime.now(tz), second_at_beginning=True)

@@ -1,0 +1,15 @@
+// Entry of the second bundle: the Intl polyfill and Luxon, loaded into a context the first time an expression
+// needs them (see ../runtime/luxon.js). Third-party code comes from npm (see ../../package.json).
+import './untrap.js';
+import '@formatjs/intl-getcanonicallocales/polyfill-force.js';
+import '@formatjs/intl-locale/polyfill-force.js';
+import '@formatjs/intl-pluralrules/polyfill-force.js';
+import '@formatjs/intl-pluralrules/locale-data/en.js';
+import '@formatjs/intl-numberformat/polyfill-force.js';
+import '@formatjs/intl-numberformat/locale-data/en.js';
+import '@formatjs/intl-datetimeformat/polyfill-force.js';
+import '@formatjs/intl-datetimeformat/locale-data/en.js';
+import '@formatjs/intl-datetimeformat/add-all-tz.js';
+import { DateTime, Duration, Interval, Settings } from 'luxon';
+
+globalThis.__weft.installLuxon({ DateTime, Duration, Interval, Settings });

@@ -1,0 +1,224 @@
+"""Writing one execution to a SQLite database with the standard library, for ``weft execute`` start-up.
+
+``weft execute`` records its run in the instance database (mode ``cli``). Through SQLAlchemy that costs its
+import (about 0.16 s) before the first node runs, more than a small workflow takes. When the database is a
+plain SQLite file already at the newest migration, :class:`LiteExecutions` writes exactly the rows
+:class:`~weft.db.executions.ExecutionRepository` writes (``create``, ``finish``, ``set_status``) with
+:mod:`sqlite3`; ``tests/db/test_lite.py`` reads both back through the repository and compares them.
+
+Anything else (PostgreSQL, a database to create or migrate, a URL with options) returns ``None`` from
+:meth:`LiteExecutions.open`, and the caller opens the full :class:`~weft.db.store.Store`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection, Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from weft.db.base import NotFoundError, dumps, parse_iso
+from weft.db.migrate import HEAD_REVISION
+from weft.db.save_policy import SaveDefaults, should_save
+from weft.workflow.items import Run, RunExecutionData
+
+#: The PRAGMAs :func:`weft.db.engine.create_db_engine` sets on every SQLite connection.
+SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=10000")
+_PREFIX = "sqlite:///"
+_MAX_ID = 2**31 - 1  # as in weft.db.executions
+#: n8n's defaults: keep every execution.
+DEFAULT_SAVE = SaveDefaults()
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a plain ``sqlite:///<path>`` URL; ``None`` for other URLs (they need SQLAlchemy to be read)."""
+    if not url.startswith(_PREFIX):
+        return None
+    path = url[len(_PREFIX) :]
+    if not path or path == ":memory:" or any(ch in path for ch in "?%~#"):
+        return None
+    return Path(path)
+
+
+def _timestamp(value: datetime | None) -> str | None:
+    """A timestamp as SQLAlchemy's ``DateTime`` stores it in SQLite: naive UTC with microseconds."""
+    if value is None:
+        return None
+    utc = value.astimezone(UTC) if value.tzinfo else value
+    return utc.strftime("%Y-%m-%d %H:%M:%S.") + f"{utc.microsecond:06d}"
+
+
+def empty_run_data() -> RunExecutionData:
+    """Same as :func:`weft.db.executions.empty_run_data` (that module imports SQLAlchemy)."""
+    return {
+        "startData": {},
+        "resultData": {"runData": {}},
+        "executionData": {
+            "contextData": {},
+            "nodeExecutionStack": [],
+            "metadata": {},
+            "waitingExecution": {},
+            "waitingExecutionSource": {},
+        },
+    }
+
+
+def _parse_key(execution_id: str | int) -> int | None:
+    """As :func:`weft.db.executions._parse_key`: the integer id, or ``None`` when it cannot be an id."""
+    try:
+        key = int(execution_id)
+    except (TypeError, ValueError):
+        return None
+    return key if 0 < key <= _MAX_ID else None
+
+
+def _key(execution_id: str | int) -> int:
+    key = _parse_key(execution_id)
+    if key is None:
+        raise NotFoundError(f"Execution {execution_id!r} does not exist: ids are positive numbers.")
+    return key
+
+
+class LiteExecutions:
+    """``create``, ``finish`` and ``set_status`` of :class:`~weft.db.executions.ExecutionRepository`, on sqlite3.
+
+    Methods are synchronous and must be called from the thread that opened the database.
+    """
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    @classmethod
+    def open(cls, url: str) -> LiteExecutions | None:
+        """The writer for ``url``, or ``None`` unless it is an existing SQLite file at the head revision."""
+        path = sqlite_path(url)
+        if path is None or not path.is_file():
+            return None
+        connection = sqlite3.connect(path)
+        try:
+            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            if row is None or row[0] != HEAD_REVISION:
+                connection.close()
+                return None
+            for pragma in SQLITE_PRAGMAS:
+                connection.execute(f"PRAGMA {pragma}")
+        except sqlite3.Error:
+            connection.close()
+            return None
+        return cls(connection)
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def create(
+        self,
+        workflow: Mapping[str, Any],
+        mode: str,
+        status: str = "new",
+        *,
+        data: RunExecutionData | None = None,
+        parent_execution_id: str | None = None,
+        retry_of: str | None = None,
+    ) -> str:
+        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id."""
+        now = _timestamp(datetime.now(UTC))
+        with self._connection:
+            cursor = self._connection.execute(
+                "INSERT INTO execution_entity (workflow_id, mode, status, finished, started_at, parent_execution_id,"
+                " retry_of, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    workflow.get("id") or None,
+                    mode,
+                    status,
+                    False,
+                    now if status == "running" else None,
+                    parent_execution_id,
+                    retry_of,
+                    now,
+                ),
+            )
+            key = cursor.lastrowid
+            self._connection.execute(
+                "INSERT INTO execution_data (execution_id, workflow_data, data) VALUES (?, ?, ?)",
+                (key, json.dumps(dict(workflow)), dumps(data if data is not None else empty_run_data())),
+            )
+        return str(key)
+
+    def update(self, execution_id: str, run: Run) -> None:
+        """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data."""
+        key = _key(execution_id)
+        wait_till = parse_iso(run.get("waitTill") or run["data"].get("waitTill"))
+        with self._connection:
+            cursor = self._connection.execute(
+                "UPDATE execution_entity SET status=?, finished=?, started_at=coalesce(?, started_at),"
+                " stopped_at=?, wait_till=? WHERE id = ?",
+                (
+                    run["status"],
+                    run["finished"],
+                    _timestamp(parse_iso(run.get("startedAt"))),
+                    _timestamp(parse_iso(run.get("stoppedAt"))),
+                    _timestamp(wait_till),
+                    key,
+                ),
+            )
+            if cursor.rowcount == 0:
+                raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
+            self._connection.execute(
+                "UPDATE execution_data SET data=? WHERE execution_id = ?", (dumps(run["data"]), key)
+            )
+
+    def finish(
+        self,
+        execution_id: str,
+        run: Run,
+        *,
+        workflow_settings: Mapping[str, Any] | None = None,
+        defaults: SaveDefaults = DEFAULT_SAVE,
+    ) -> bool:
+        """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept."""
+        waiting = bool(run.get("waitTill") or run["data"].get("waitTill")) or run["status"] == "waiting"
+        keep = should_save(
+            mode=run["mode"],
+            status=run["status"],
+            waiting=waiting,
+            workflow_settings=workflow_settings,
+            defaults=defaults,
+        )
+        if keep:
+            self.update(execution_id, run)
+        else:
+            self.delete([execution_id])
+        return keep
+
+    def delete(self, execution_ids: Iterable[str]) -> int:
+        """Delete executions and their data; returns how many existed."""
+        keys = [k for k in map(_parse_key, execution_ids) if k is not None]
+        if not keys:
+            return 0
+        marks = ", ".join("?" * len(keys))
+        with self._connection:
+            self._connection.execute(f"DELETE FROM execution_data WHERE execution_id IN ({marks})", keys)
+            cursor = self._connection.execute(f"DELETE FROM execution_entity WHERE id IN ({marks})", keys)
+        return cursor.rowcount
+
+    def set_status(self, execution_id: str, status: str, *, expected: Collection[str] | None = None) -> bool:
+        """Set the status, only if the current one is in ``expected`` when given; True if it changed."""
+        sql = "UPDATE execution_entity SET status=?"
+        params: list[Any] = [status]
+        if status == "running":
+            sql += ", started_at=coalesce(started_at, ?)"
+            params.append(_timestamp(datetime.now(UTC)))
+        sql += " WHERE id = ?"
+        params.append(_key(execution_id))
+        if expected is not None:
+            if not expected:
+                return False
+            sql += f" AND status IN ({', '.join('?' * len(expected))})"
+            params.extend(expected)
+        with self._connection:
+            return self._connection.execute(sql, params).rowcount > 0
+
+
+__all__ = ["SQLITE_PRAGMAS", "LiteExecutions", "empty_run_data", "sqlite_path"]
