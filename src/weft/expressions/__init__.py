@@ -26,7 +26,7 @@ from weft.expressions.runtime import get_runtime as _get_runtime
 
 
 def warm_up(limits: ExpressionLimits | None = None) -> None:
-    """Create this thread's sandbox now (about 0.25 s) instead of on the first expression."""
+    """Create this thread's sandbox now (a few ms; Luxon loads on first use) instead of on the first expression."""
     _get_runtime(limits or ExpressionLimits())
 
 
