@@ -91,12 +91,15 @@ class LiteExecutions:
         self._connection = connection
 
     @classmethod
-    def open(cls, url: str) -> LiteExecutions | None:
-        """The writer for ``url``, or ``None`` unless it is an existing SQLite file at the head revision."""
+    def open(cls, url: str, *, same_thread: bool = True) -> LiteExecutions | None:
+        """The writer for ``url``, or ``None`` unless it is an existing SQLite file at the head revision.
+
+        ``same_thread=False`` lets another thread than the opener use it (one at a time: the caller serialises).
+        """
         path = sqlite_path(url)
         if path is None or not path.is_file():
             return None
-        connection = sqlite3.connect(path)
+        connection = sqlite3.connect(path, check_same_thread=same_thread)
         try:
             row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
             if row is None or row[0] != HEAD_REVISION:

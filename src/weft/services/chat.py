@@ -302,7 +302,7 @@ async def _run_streaming(
     """``WorkflowRunner.run`` with ``streaming`` on and the ``sendChunk`` events put into ``queue`` (then ``None``)."""
     prepared = target.prepared
     try:
-        execution_id = await runner.db_write(runner.store.executions.create, prepared.data, mode, "running")
+        execution_id = await runner.db_write(runner.executions.create, prepared.data, mode, "running")
         services = DbServices(runner, execution_id=execution_id)
         execution = runner._execution(prepared, mode, execution_id, services)
         execution.options = dataclasses.replace(execution.options, streaming=True)
