@@ -12,6 +12,7 @@ SRC = Path(weft.__file__).parent
 LAYERS: dict[str, int] = {
     "errors": 0,
     "__init__": 0,
+    "_lazy": 0,
     "workflow": 1,
     "expressions": 2,
     "nodes": 3,

@@ -18,7 +18,7 @@ from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, li
 from weft.db.base import NotFoundError, dumps, parse_iso, rowcount, to_iso
 from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
-from weft.db.save_policy import SaveDefaults, should_save
+from weft.db.save_policy import SaveDefaults, keep_run
 from weft.errors import EngineError
 from weft.workflow.items import Run, RunExecutionData
 
@@ -178,14 +178,7 @@ class ExecutionRepository:
         defaults: SaveDefaults = DEFAULT_SAVE,
     ) -> bool:
         """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept."""
-        waiting = bool(run.get("waitTill") or run["data"].get("waitTill")) or run["status"] == "waiting"
-        keep = should_save(
-            mode=run["mode"],
-            status=run["status"],
-            waiting=waiting,
-            workflow_settings=workflow_settings,
-            defaults=defaults,
-        )
+        keep = keep_run(run, workflow_settings, defaults)
         if keep:
             self.update(execution_id, run)
         else:

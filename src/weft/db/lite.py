@@ -21,7 +21,7 @@ from typing import Any
 
 from weft.db.base import NotFoundError, dumps, parse_iso
 from weft.db.migrate import HEAD_REVISION
-from weft.db.save_policy import SaveDefaults, should_save
+from weft.db.save_policy import SaveDefaults, keep_run
 from weft.workflow.items import Run, RunExecutionData
 
 #: The PRAGMAs :func:`weft.db.engine.create_db_engine` sets on every SQLite connection.
@@ -181,14 +181,7 @@ class LiteExecutions:
         defaults: SaveDefaults = DEFAULT_SAVE,
     ) -> bool:
         """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept."""
-        waiting = bool(run.get("waitTill") or run["data"].get("waitTill")) or run["status"] == "waiting"
-        keep = should_save(
-            mode=run["mode"],
-            status=run["status"],
-            waiting=waiting,
-            workflow_settings=workflow_settings,
-            defaults=defaults,
-        )
+        keep = keep_run(run, workflow_settings, defaults)
         if keep:
             self.update(execution_id, run)
         else:

@@ -51,8 +51,17 @@ def should_save(
     return _choice(settings.get("saveDataErrorExecution"), defaults.error) != "none"
 
 
+def keep_run(run: Mapping[str, Any], workflow_settings: Mapping[str, Any] | None, defaults: SaveDefaults) -> bool:
+    """Whether a finished (or paused) ``run`` is kept, by the save settings; a waiting one always is."""
+    data = run["data"]
+    waiting = bool(run.get("waitTill") or data.get("waitTill")) or run["status"] == "waiting"
+    return should_save(
+        mode=run["mode"], status=run["status"], waiting=waiting, workflow_settings=workflow_settings, defaults=defaults
+    )
+
+
 def _choice(value: Any, default: str) -> str:
     return default if value is None or value == "DEFAULT" or value == "" else str(value)
 
 
-__all__ = ["SaveDefaults", "should_save"]
+__all__ = ["SaveDefaults", "keep_run", "should_save"]

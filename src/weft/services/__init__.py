@@ -6,8 +6,9 @@ the others (``weft execute`` needs only a few).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from weft._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from weft.services.import_export import (
@@ -40,14 +41,7 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
+__getattr__ = lazy_exports(__name__, _EXPORTS, globals())
 
 __all__ = [
     "Instance",
