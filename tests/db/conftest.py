@@ -6,41 +6,26 @@ Each PostgreSQL test starts from an empty ``public`` schema.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import text
 
-from weft.db import Cipher, Database, Store, create_db_engine
+from weft.db import Cipher, Database, Store
+from weft.db.test_support import backends, empty_database_url
 
-PG_URL = os.environ.get("WEFT_TEST_DATABASE_URL", "")
-BACKENDS = [pytest.param("sqlite", id="sqlite")]
-if PG_URL:
-    BACKENDS.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
+BACKENDS = [
+    pytest.param(name, id=name, marks=[pytest.mark.postgres] if name == "postgresql" else []) for name in backends()
+]
 
 BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
-
-
-def _reset_postgres(url: str) -> None:
-    engine = create_db_engine(url)
-    try:
-        with engine.begin() as connection:
-            connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
-            connection.execute(text("CREATE SCHEMA public"))
-    finally:
-        engine.dispose()
 
 
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database's URL, one per backend."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'weft' / 'database.sqlite'}"
-    _reset_postgres(PG_URL)
-    return PG_URL
+    return empty_database_url(request.param, tmp_path / "weft")
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ through the server's own store. Workflows use unique webhook paths, so tests sha
 from __future__ import annotations
 
 import json
-import os
 import socket
 import threading
 import time
@@ -21,17 +20,15 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from sqlalchemy import text
 
-from weft.db import create_db_engine
+from weft.db.test_support import backends, empty_database_url
 from weft.server import create_app
 from weft.services.instance import Instance
 from weft.settings import Settings
 
-PG_URL = os.environ.get("WEFT_TEST_DATABASE_URL", "")
-BACKENDS = [pytest.param("sqlite", id="sqlite")]
-if PG_URL:
-    BACKENDS.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
+BACKENDS = [
+    pytest.param(name, id=name, marks=[pytest.mark.postgres] if name == "postgresql" else []) for name in backends()
+]
 
 BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
 TIMEOUT = 10.0
@@ -44,22 +41,9 @@ def free_port() -> int:
         return port
 
 
-def postgres_schema_url(url: str, schema: str) -> str:
-    """``url`` with its own, empty schema first in the search path: servers of one session do not share tables."""
-    engine = create_db_engine(url)
-    try:
-        with engine.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
-            connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    finally:
-        engine.dispose()
-    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
-
-
 def database_url(backend: str, folder: Path, schema: str = "weft_live") -> str:
-    if backend == "sqlite":
-        return f"sqlite:///{folder / 'database.sqlite'}"
-    return postgres_schema_url(PG_URL, schema)
+    """An empty database: servers of one session each get their own PostgreSQL schema, so they share no tables."""
+    return empty_database_url(backend, folder, schema)
 
 
 def wait_for(check: Callable[[], Any], timeout: float = TIMEOUT, interval: float = 0.02) -> Any:
