@@ -8,16 +8,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from weft.ai.messages import AIMessage, Message, ToolCall
 from weft.nodes.contract import ActionResponse
-
-
-def js_json(value: Any) -> str:
-    """JSON as JavaScript's ``JSON.stringify`` writes it (no spaces, no ASCII escaping)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+from weft.workflow.jsjson import js_json
 
 
 def observation_of(response: ActionResponse | None) -> str:

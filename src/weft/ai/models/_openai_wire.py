@@ -26,13 +26,9 @@ from weft.ai.messages import (
     ToolDefinition,
     Usage,
 )
+from weft.workflow.jsjson import js_json
 
 PROVIDER = "OpenAI"
-
-
-def _js_json(value: Any) -> str:
-    """JSON as JavaScript's ``JSON.stringify`` writes it (no spaces, no ASCII escaping), as n8n sends it."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def parse_arguments(raw: str | None, tool_name: str) -> dict[str, Any]:
@@ -82,7 +78,7 @@ def _chat_content(message: HumanMessage) -> str | list[dict[str, Any]]:
 
 
 def _chat_tool_call(call: ToolCall) -> dict[str, Any]:
-    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": _js_json(call.args)}}
+    return {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": js_json(call.args)}}
 
 
 def chat_messages(messages: list[Message]) -> list[dict[str, Any]]:
@@ -213,7 +209,7 @@ def responses_input(messages: list[Message]) -> list[dict[str, Any]]:
                 text = {"type": "output_text", "text": m.content, "annotations": []}
                 out.append({"type": "message", "role": "assistant", "content": [text]})
             for c in m.tool_calls:
-                out.append({"type": "function_call", "call_id": c.id, "name": c.name, "arguments": _js_json(c.args)})
+                out.append({"type": "function_call", "call_id": c.id, "name": c.name, "arguments": js_json(c.args)})
         else:
             out.append({"type": "function_call_output", "call_id": m.tool_call_id, "output": m.content})
     return out

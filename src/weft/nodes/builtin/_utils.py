@@ -17,6 +17,7 @@ from typing import Any
 from weft.nodes.builtin._paths import get_path, has_path, set_path, to_path, unset_path
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
+from weft.workflow.jsjson import js_json, normalize_numbers
 
 # --------------------------------------------------------------------------- JavaScript value semantics
 
@@ -61,22 +62,6 @@ def js_string(value: Any) -> str:
     if isinstance(value, list):
         return ",".join("" if v is None else js_string(v) for v in value)
     return "[object Object]"
-
-
-def normalize_numbers(value: Any) -> Any:
-    """Integral floats become ints, as JavaScript prints them (``1.0`` → ``1``)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, dict):
-        return {k: normalize_numbers(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [normalize_numbers(v) for v in value]
-    return value
-
-
-def js_json(value: Any) -> str:
-    """JavaScript ``JSON.stringify(value)`` (compact)."""
-    return json.dumps(normalize_numbers(value), separators=(",", ":"), ensure_ascii=False)
 
 
 _DECIMAL = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
