@@ -380,10 +380,6 @@ async def test_no_retry_once_text_has_streamed() -> None:
     assert attempts == 1
 
 
-def test_fake_server_starts_and_stops_fast() -> None:
-    import time
-
-    started = time.perf_counter()
+def test_fake_server_listens_on_loopback_only() -> None:
     with FakeOpenAIServer(["hi"]) as server:
         assert server.base_url.startswith("http://127.0.0.1:")
-    assert time.perf_counter() - started < 1.0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -152,15 +151,11 @@ def test_expression_errors_inside_code_get_a_line() -> None:
     assert info.value.message == "Node 'Unexecuted' hasn't been executed [line 2]"
 
 
-def test_ten_thousand_items_quickly() -> None:
+def test_ten_thousand_items() -> None:
     code = "const out = [];\nfor (let i = 0; i < 10000; i++) out.push({ json: { i, name: 'item' + i } });\nreturn out;"
     ctx = make_context(connection_input=[{"json": {}}])
-    run_code(code, ctx)
-    started = time.perf_counter()
-    items = run_code(code, ctx).items
-    elapsed = time.perf_counter() - started
+    items = run_code(code, ctx).items  # its speed is measured by bench/bench_expressions.py, not here
     assert len(items) == 10000 and items[9999] == {"json": {"i": 9999, "name": "item9999"}}
-    assert elapsed < 0.5  # the bench (bench/bench_expressions.py) reports the median; target 0.1 s
 
 
 # ---------------------------------------------------------------------- the node class

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -79,12 +78,11 @@ async def test_pairing_is_traced_back_through_the_sub_workflow() -> None:
 async def test_without_waiting_returns_the_input_and_runs_in_the_background() -> None:
     services = LocalServices()
     sub = sub_workflow(("Pause", "n8n-nodes-base.wait", {"amount": 0.3, "unit": "seconds"}))
-    started = time.monotonic()
     params = {"source": "parameter", "workflowJson": sub, "options": {"waitForSubWorkflow": False}}
     run = await run_parent(params, services)
-    assert time.monotonic() - started < 0.25
     assert output_json(run, "Call") == [{"n": 1}, {"n": 2}]
     children = await services.wait_background()
+    assert children[0]["stoppedAt"] > run["stoppedAt"]  # the parent finished before its child did
     assert [child["status"] for child in children] == ["success"]
     assert output_json(children[0], "Pause") == [{"n": 1}, {"n": 2}]
 
@@ -126,10 +124,8 @@ async def test_recursion_is_limited(tmp_path: Path) -> None:
         run["data"]["resultData"]["error"]["message"]
         == "Sub-workflow recursion limit reached: 5 nested sub-workflow calls"
     )
-    started = time.monotonic()
     run = await run_parent({"source": "localFile", "workflowPath": str(path)})
     assert "limit reached: 50 nested" in run["data"]["resultData"]["error"]["message"]
-    assert time.monotonic() - started < 5
 
 
 @pytest.mark.parametrize(
