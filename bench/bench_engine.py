@@ -5,7 +5,7 @@ whole process (wall time and its own peak RSS) against a user folder whose datab
 first run, which creates and migrates the database, is printed apart). Also the first expression of a fresh
 process (the sandbox's start-up) and the first one that needs Luxon. Usage::
 
-    .venv/bin/python bench/bench_engine.py [--repeat N] [--shared ../shared/bench]
+    .venv/bin/python bench/bench_engine.py [--repeat N] [--workflows bench/workflows]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SHARED = ROOT.parent / "shared" / "bench"
+DEFAULT_WORKFLOWS = ROOT / "bench" / "workflows"
 
 
 def _engine_times(path: Path, repeat: int) -> tuple[list[float], dict[str, float]]:
@@ -99,9 +99,9 @@ def _first_expression(repeat: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=15)
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
+    parser.add_argument("--workflows", type=Path, default=DEFAULT_WORKFLOWS)
     args = parser.parse_args()
-    w2, w3 = args.shared / "w2_chain_100_set.json", args.shared / "w3_code_10k_set.json"
+    w2, w3 = args.workflows / "w2_chain_100_set.json", args.workflows / "w3_code_10k_set.json"
     runs = max(3, args.repeat // 3)
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, medians of {args.repeat} runs ({runs} processes)")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from weft.expressions import ExpressionContext, evaluate, run_code
 from weft.workflow import Workflow
 
-W3 = Path(__file__).resolve().parents[2] / "shared" / "bench" / "w3_code_10k_set.json"
+W3 = Path(__file__).resolve().parent / "workflows" / "w3_code_10k_set.json"
 WORKFLOW = Workflow.from_json({"name": "bench", "nodes": [{"name": "Set", "type": "n8n-nodes-base.set"}]})
 CODE = "const out = [];\nfor (let i = 0; i < 10000; i++) out.push({ json: { i, name: 'item' + i } });\nreturn out;"
 

@@ -4,10 +4,10 @@
     .venv/bin/python bench/bench_webhook.py --duration 3 --warmup 1   # a quick run
 
 Starts the server with a temporary ``WEFT_USER_FOLDER`` (SQLite, WAL), imports and activates
-``../shared/bench/w1_webhook_set_respond.json`` with ``weft import:workflow --activate``, checks the answer,
+``examples/webhook_set_respond.json`` with ``weft import:workflow --activate``, checks the answer,
 warms up, then runs ``wrk`` (Debian's ``apt-get install wrk``) with ``w1_post.lua`` per level. Prints req/s,
 p50, p99, errors, idle and peak RSS (the whole process tree: uvicorn's supervisor and its workers) beside
-n8n 2.8.4's figures from ``../shared/bench/README.md``.
+n8n 2.8.4's figures, measured with the same workflow on the same kind of machine.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-W1 = ROOT.parent / "shared" / "bench" / "w1_webhook_set_respond.json"
+W1 = ROOT / "examples" / "webhook_set_respond.json"
 LUA = Path(__file__).with_name("w1_post.lua")
 EXPECTED = {"total": 5, "greeting": "Hello BENCH", "tagCount": 3}
-N8N = {  # n8n 2.8.4 on the same kind of 2-core machine (../shared/bench/README.md)
+N8N = {  # n8n 2.8.4 on the same kind of 2-core machine (measured with the same workflow)
     1: "128-142 req/s, p99 17-22 ms",
     10: "143-161 req/s, p99 101-183 ms",
     50: "136-150 req/s, p99 523-552 ms",

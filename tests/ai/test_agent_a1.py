@@ -12,7 +12,7 @@ from weft.testing import FakeOpenAIServer
 
 LC = "@n8n/n8n-nodes-langchain."
 
-#: ``../shared/bench/a1_agent_calculator.json`` (positions and ids dropped).
+#: ``bench/workflows/a1_agent_calculator.json`` (positions and ids dropped).
 A1: dict[str, Any] = {
     "id": "bnchA1agentcalc1",
     "name": "A1 agent + calculator via fake OpenAI",

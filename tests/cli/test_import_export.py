@@ -14,7 +14,7 @@ from weft.services.import_export import open_store
 from weft.settings import Settings
 from weft.testing.workflows import connect, node, workflow
 
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _weft(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -28,7 +28,7 @@ def _stored(folder: Path) -> Any:
 
 
 def test_import_activate_and_export_round_trip(tmp_path: Path) -> None:
-    result = _weft(tmp_path, "import:workflow", "--input", str(BENCH / "w1_webhook_set_respond.json"), "--activate")
+    result = _weft(tmp_path, "import:workflow", "--input", str(EXAMPLES / "webhook_set_respond.json"), "--activate")
     assert result.returncode == 0, result.stderr
     assert "Imported workflow bnchW1webhook001 'W1 webhook set respond' (active)" in result.stdout
     store = _stored(tmp_path)
@@ -39,7 +39,7 @@ def test_import_activate_and_export_round_trip(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     assert _weft(tmp_path, "export:workflow", "--id", "bnchW1webhook001", "--output", str(out)).returncode == 0
     exported = json.loads(out.read_text())
-    original = json.loads((BENCH / "w1_webhook_set_respond.json").read_text())
+    original = json.loads((EXAMPLES / "webhook_set_respond.json").read_text())
     assert exported["nodes"] == original["nodes"] and exported["active"] is True
     everything = json.loads(_weft(tmp_path, "export:workflow").stdout)
     assert [w["id"] for w in everything] == ["bnchW1webhook001"]

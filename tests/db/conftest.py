@@ -19,7 +19,7 @@ BACKENDS = [
     pytest.param(name, id=name, marks=[pytest.mark.postgres] if name == "postgresql" else []) for name in backends()
 ]
 
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 @pytest.fixture(params=BACKENDS)

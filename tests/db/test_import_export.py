@@ -17,9 +17,9 @@ from weft.services import (
 )
 from weft.settings import Settings
 
-from .conftest import BENCH, workflow_json
+from .conftest import EXAMPLES, workflow_json
 
-W1 = BENCH / "w1_webhook_set_respond.json"
+W1 = EXAMPLES / "webhook_set_respond.json"
 
 
 @pytest.fixture

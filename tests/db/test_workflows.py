@@ -9,7 +9,7 @@ import pytest
 from weft.db import NotFoundError, Store, WebhookSpec
 from weft.errors import WorkflowFileError
 
-from .conftest import BENCH
+from .conftest import EXAMPLES
 
 MakeWorkflow = Callable[..., dict[str, Any]]
 
@@ -73,7 +73,7 @@ def test_delete_removes_its_executions_and_webhooks(store: Store, make_workflow:
 
 
 def test_import_and_export_round_trip_unknown_fields(store: Store) -> None:
-    original = json.loads((BENCH / "w1_webhook_set_respond.json").read_text())
+    original = json.loads((EXAMPLES / "webhook_set_respond.json").read_text())
     original["someFutureField"] = {"kept": [1, 2]}
     original["nodes"][0]["unknownNodeField"] = "kept too"
     stored = store.workflows.import_workflow(original)
@@ -94,8 +94,8 @@ def test_export_of_a_missing_workflow(store: Store) -> None:
         store.workflows.export_workflow("missing")
 
 
-def test_bench_files_import(store: Store) -> None:
-    for path in sorted(Path(BENCH).glob("*.json")):
+def test_example_files_import(store: Store) -> None:
+    for path in sorted(Path(EXAMPLES).glob("*.json")):
         data = json.loads(path.read_text())
         stored = store.workflows.import_workflow(data)
         assert store.workflows.export_workflow(stored.id)["nodes"] == data["nodes"]

@@ -7,11 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from weft.engine import run_workflow
 
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench" / "w3_code_10k_set.json"
+W3 = Path(__file__).resolve().parents[1] / "workflows" / "w3_code_10k_set.json"
 
 
 def _node(name: str, type_: str, parameters: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -114,9 +112,8 @@ async def test_code_error_with_continue_regular_output() -> None:
     assert [i["json"] for i in _output(run, "Retry+Continue4")] == [{"error": "simulated error, count = 3 [line 8]"}]
 
 
-@pytest.mark.skipif(not BENCH.exists(), reason="shared bench workflows not present")
 async def test_w3_code_10k_then_set() -> None:
-    run = await run_workflow(json.loads(BENCH.read_text()))
+    run = await run_workflow(json.loads(W3.read_text()))
     assert run["status"] == "success", run["data"]["resultData"].get("error")
     out = _output(run, "Edit Fields")
     assert len(out) == 10000

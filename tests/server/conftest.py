@@ -30,7 +30,7 @@ BACKENDS = [
     pytest.param(name, id=name, marks=[pytest.mark.postgres] if name == "postgresql" else []) for name in backends()
 ]
 
-BENCH = Path(__file__).resolve().parents[3] / "shared" / "bench"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 TIMEOUT = 10.0
 
 
@@ -120,9 +120,9 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     thread.join(TIMEOUT)
 
 
-def bench_workflow(name: str, path: str | None = None) -> dict[str, Any]:
-    """A workflow of ``../shared/bench`` with a fresh id, and its webhook path replaced by ``path``."""
-    data: dict[str, Any] = json.loads((BENCH / name).read_text())
+def example_workflow(name: str, path: str | None = None) -> dict[str, Any]:
+    """A workflow of ``examples/`` with a fresh id, and its webhook path replaced by ``path``."""
+    data: dict[str, Any] = json.loads((EXAMPLES / name).read_text())
     data["id"] = uuid.uuid4().hex[:16]
     for node in data["nodes"]:
         if node["type"] == "n8n-nodes-base.webhook" and path is not None:
@@ -137,9 +137,9 @@ def unique_path(prefix: str = "t") -> str:
 
 
 @pytest.fixture
-def bench() -> Callable[..., dict[str, Any]]:
-    """``bench("w1_webhook_set_respond.json", path)``: a bench workflow with a unique id and webhook path."""
-    return bench_workflow
+def example() -> Callable[..., dict[str, Any]]:
+    """``example("webhook_set_respond.json", path)``: an example workflow with a unique id and webhook path."""
+    return example_workflow
 
 
 @pytest.fixture

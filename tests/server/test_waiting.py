@@ -12,8 +12,8 @@ from weft.testing.workflows import connect, node, workflow
 from .conftest import LiveServer, wait_for
 
 
-def start_h1(live: LiveServer, bench: Callable[..., dict[str, Any]], path: str) -> dict[str, Any]:
-    live.import_workflow(bench("h1_wait_approval.json", path))
+def start_h1(live: LiveServer, example: Callable[..., dict[str, Any]], path: str) -> dict[str, Any]:
+    live.import_workflow(example("wait_approval.json", path))
     response = live.client.post(f"/webhook/{path}", json={"request": "buy a boat"})
     assert response.status_code == 200, response.text
     info: dict[str, Any] = response.json()
@@ -22,9 +22,9 @@ def start_h1(live: LiveServer, bench: Callable[..., dict[str, Any]], path: str) 
 
 
 def test_h1_waits_then_resumes_once_through_the_signed_url(
-    live: LiveServer, bench: Callable[..., dict[str, Any]], path: str
+    live: LiveServer, example: Callable[..., dict[str, Any]], path: str
 ) -> None:
-    info = start_h1(live, bench, path)
+    info = start_h1(live, example, path)
     url = urlsplit(info["resumeUrl"])
     assert f"{url.scheme}://{url.netloc}" == live.url and url.path == f"/webhook-waiting/{info['executionId']}"
     assert len(parse_qs(url.query)["signature"][0]) == 64
@@ -43,9 +43,9 @@ def test_h1_waits_then_resumes_once_through_the_signed_url(
 
 
 def test_bad_or_missing_signature_is_401_and_the_execution_stays_waiting(
-    live: LiveServer, bench: Callable[..., dict[str, Any]], path: str
+    live: LiveServer, example: Callable[..., dict[str, Any]], path: str
 ) -> None:
-    info = start_h1(live, bench, path)
+    info = start_h1(live, example, path)
     base = f"/webhook-waiting/{info['executionId']}"
     assert live.client.post(base, json={}).status_code == 401
     bad = live.client.post(base, params={"signature": "0" * 64}, json={})
@@ -61,8 +61,8 @@ def test_unknown_execution_is_404(live: LiveServer) -> None:
     assert live.client.post("/webhook-waiting/not-a-number").status_code == 404
 
 
-def test_wrong_method_for_the_wait_is_404(live: LiveServer, bench: Callable[..., dict[str, Any]], path: str) -> None:
-    info = start_h1(live, bench, path)
+def test_wrong_method_for_the_wait_is_404(live: LiveServer, example: Callable[..., dict[str, Any]], path: str) -> None:
+    info = start_h1(live, example, path)
     response = live.client.get(info["resumeUrl"])
     assert response.status_code == 404 and "matching path/method" in response.json()["message"]
     assert live.execution(info["executionId"])["status"] == "waiting"

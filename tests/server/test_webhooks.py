@@ -18,9 +18,9 @@ def hook(path: str, mode: str = "onReceived", method: str = "POST", **options: A
 
 
 def test_w1_responds_from_the_respond_node_and_saves_the_execution(
-    live: LiveServer, bench: Callable[..., dict[str, Any]], path: str
+    live: LiveServer, example: Callable[..., dict[str, Any]], path: str
 ) -> None:
-    workflow_id = live.import_workflow(bench("w1_webhook_set_respond.json", path))
+    workflow_id = live.import_workflow(example("webhook_set_respond.json", path))
     response = live.client.post(f"/webhook/{path}", json=BODY)
     assert response.status_code == 200
     assert response.json() == {"total": 5, "greeting": "Hello BENCH", "tagCount": 3}

@@ -12,13 +12,13 @@ from weft.nodes.registry import default_registry
 from weft.testing.workflows import connect, node, workflow
 from weft.workflow import Workflow, dump_workflow, load_workflow, parse_workflow, validate_workflow
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "bench"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-@pytest.mark.parametrize("name", ["w1_webhook_set_respond.json", "a1_agent_calculator.json", "w2_chain_100_set.json"])
-def test_shared_workflows_round_trip_unchanged(name: str) -> None:
-    original = json.loads((SHARED / name).read_text())
-    assert dump_workflow(load_workflow(SHARED / name)) == original
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.json")))
+def test_example_workflows_round_trip_unchanged(name: str) -> None:
+    original = json.loads((EXAMPLES / name).read_text())
+    assert dump_workflow(load_workflow(EXAMPLES / name)) == original
 
 
 def test_unknown_fields_are_kept() -> None:
