@@ -3,6 +3,7 @@
 * :class:`ScriptedChatModel`, :class:`FunctionChatModel`, :class:`DemoChatModel`: chat models without I/O.
 * :class:`FakeOpenAIServer`, :class:`FakeAnthropicServer`: scripted provider servers on 127.0.0.1, so the real
   SDK adapters can be tested over HTTP. Pytest fixtures for them are in ``weft.testing.pytest_plugin``.
+* :class:`OracleOpenAIServer`: the scripted model the recorded n8n cases (``tests/recorded``) were run against.
 
 Importing this package does not import pytest.
 """
@@ -12,6 +13,7 @@ from weft.testing._turns import ScriptedToolCall, ScriptedTurn, parse_turn, pars
 from weft.testing.demo import DemoChatModel
 from weft.testing.fake_anthropic import FakeAnthropicServer
 from weft.testing.fake_openai import FakeOpenAIServer
+from weft.testing.oracle_openai import OracleOpenAIServer
 from weft.testing.scripted import FunctionChatModel, ScriptedChatModel
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "FakeOpenAIServer",
     "FakeServerError",
     "FunctionChatModel",
+    "OracleOpenAIServer",
     "RecordedRequest",
     "ScriptedChatModel",
     "ScriptedToolCall",

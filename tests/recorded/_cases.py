@@ -1,0 +1,103 @@
+"""The recorded cases on disk, what Weft is held to for each, and running one through Weft."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from weft.cli.execute import dumps_indented
+from weft.engine import Execution
+from weft.engine.services import LocalServices
+from weft.nodes.registry import default_registry
+from weft.testing import OracleOpenAIServer
+from weft.workflow import Workflow, parse_workflow, validate_workflow
+
+from ._normalize import normalize_requests, normalize_run
+
+CASES = Path(__file__).resolve().parent / "cases"
+#: The credential every AI case's OpenAI Chat Model names.
+CREDENTIAL = {"id": "accFakeOpenAi0001", "name": "Fake OpenAI (acceptance)", "type": "openAiApi"}
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@dataclass(frozen=True)
+class Case:
+    folder: Path
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    def file(self, name: str) -> Path:
+        return self.folder / name
+
+    @cached_property
+    def workflow(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.file("workflow.json").read_text())
+        return data
+
+    @property
+    def is_ai(self) -> bool:
+        return self.file("llm_script.json").exists()
+
+    @property
+    def recorded(self) -> bool:
+        return self.file("n8n_raw.json").exists()
+
+    @cached_property
+    def tolerance(self) -> dict[str, Any]:
+        path = self.file("tolerance.json")
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    # ------------------------------------------------------------------ what Weft is held to
+
+    def expected_run(self) -> tuple[str, dict[str, Any]]:
+        """(source, normalized run): a deliberate difference, else n8n 2.41.1 where it differs, else 2.8.4."""
+        if self.file("expected_weft.json").exists():
+            return "expected_weft.json", json.loads(self.file("expected_weft.json").read_text())
+        for name in ("n8n_2.41_raw.json", "n8n_raw.json"):
+            if self.file(name).exists():
+                return name, normalize_run(json.loads(self.file(name).read_text()))
+        raise FileNotFoundError(f"case {self.name} has no recording; record it (tests/recorded/README.md)")
+
+    def expected_requests(self) -> tuple[str, list[dict[str, Any]]]:
+        if self.file("expected_llm_weft.json").exists():
+            return "expected_llm_weft.json", json.loads(self.file("expected_llm_weft.json").read_text())
+        for name in ("n8n_2.41_llm_requests.jsonl", "n8n_llm_requests.jsonl"):
+            if self.file(name).exists():
+                return name, normalize_requests(_jsonl(self.file(name)))
+        raise FileNotFoundError(f"AI case {self.name} has no recorded model requests")
+
+
+def all_cases() -> list[Case]:
+    return sorted(
+        (Case(folder) for folder in CASES.iterdir() if (folder / "workflow.json").exists()), key=lambda c: c.name
+    )
+
+
+async def run_with_weft(case: Case) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Weft's IRun for the case, as ``weft execute --json`` prints it (mode ``cli``), and the model-request log."""
+    registry = default_registry()
+    model = parse_workflow(case.workflow, source=str(case.file("workflow.json")))
+    validate_workflow(model, registry)
+    if not case.is_ai:
+        return await _execute(Workflow(model), registry, {}), []
+    script = json.loads(case.file("llm_script.json").read_text())
+    with OracleOpenAIServer(script) as server:
+        data = {"apiKey": "sk-fake-acceptance", "url": server.base_url, "header": False}
+        run = await _execute(Workflow(model), registry, {CREDENTIAL["name"]: data, CREDENTIAL["type"]: data})
+        return run, list(server.log)
+
+
+async def _execute(workflow: Workflow, registry: Any, credentials: dict[str, Any]) -> dict[str, Any]:
+    services = LocalServices(credentials=credentials, registry=registry)
+    run = await Execution(workflow, registry=registry, mode="cli", services=services).run()
+    await services.wait_background()
+    printed: dict[str, Any] = json.loads(dumps_indented(run))  # through the CLI's JSON writer, as printed
+    return printed

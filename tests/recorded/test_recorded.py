@@ -1,0 +1,83 @@
+"""Weft against what real n8n did: every recorded case, normalized on both sides and diffed (see README.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ._cases import CASES, Case, all_cases, run_with_weft
+from ._normalize import diff, normalize_requests, normalize_run, render, tolerated
+
+ROOT = Path(__file__).resolve().parents[2]
+CASE_LIST = all_cases()
+#: The areas of the suite, by the letter a case's name starts with.
+AREAS = {"e": "expressions", "n": "nodes", "c": "Code node", "f": "errors and data flow", "a": "AI Agent"}
+
+
+@pytest.mark.parametrize("case", CASE_LIST, ids=[c.name for c in CASE_LIST])
+async def test_weft_matches_n8n(case: Case) -> None:
+    source, expected = case.expected_run()
+    run, requests = await run_with_weft(case)
+    differences = [d for d in diff(expected, normalize_run(run)) if not tolerated(d, case.tolerance)]
+    assert not differences, f"{case.name}: Weft differs from {source}:\n{render(differences)}"
+    if case.is_ai:
+        source, expected_requests = case.expected_requests()
+        differences = [
+            d
+            for d in diff(expected_requests, normalize_requests(requests), "llm")
+            if not tolerated(d, case.tolerance, "llm_")
+        ]
+        assert not differences, f"{case.name}: Weft's model requests differ from {source}:\n{render(differences)}"
+
+
+def test_every_case_is_recorded_and_named_by_area() -> None:
+    for case in CASE_LIST:
+        assert case.recorded, f"{case.name} has no n8n_raw.json; record it (tests/recorded/README.md)"
+        assert re.fullmatch(r"[a-z]\d{3}-[a-z0-9-]+", case.name) and case.name[0] in AREAS, case.name
+        number = case.name.split("-", 1)[0]
+        assert case.workflow["id"] == f"rec{number.upper()}".ljust(16, "0"), case.name
+        assert case.workflow["nodes"][0]["type"] == "n8n-nodes-base.manualTrigger", case.name
+
+
+def test_workflow_ids_are_unique() -> None:
+    ids = [case.workflow["id"] for case in CASE_LIST]
+    assert len(ids) == len(set(ids))
+
+
+def test_each_deliberate_difference_is_documented() -> None:
+    documented = (ROOT / "docs" / "differences.md").read_text()
+    for case in CASE_LIST:
+        if case.file("expected_weft.json").exists() or case.file("expected_llm_weft.json").exists():
+            assert case.name in documented, f"{case.name} keeps a deliberate difference not in docs/differences.md"
+            # and Weft really differs from n8n there, or the file would not be needed
+            recorded = normalize_run(json.loads(case.file("n8n_raw.json").read_text()))
+            weft = json.loads(case.file("expected_weft.json").read_text()) if case.file(
+                "expected_weft.json"
+            ).exists() else recorded
+            llm_differs = case.file("expected_llm_weft.json").exists()
+            assert llm_differs or diff(recorded, weft), f"{case.name}: expected_weft.json equals n8n's recording"
+
+
+@pytest.mark.parametrize("name", ["e001", "n001", "c001"])
+def test_weft_execute_json_prints_the_same_run(name: str, tmp_path: Path) -> None:
+    """The suite runs Weft in-process; ``weft execute --file … --json``, what users run, gives the same result."""
+    case = next((c for c in CASE_LIST if c.name.startswith(name + "-") and not c.is_ai), None)
+    if case is None:
+        pytest.skip(f"no non-AI case {name}")
+    env = {**os.environ, "WEFT_USER_FOLDER": str(tmp_path / "home")}
+    weft = [sys.executable, "-m", "weft"]
+    done = subprocess.run(
+        [*weft, "execute", "--file", str(case.file("workflow.json")), "--json"],
+        env=env, capture_output=True, text=True, timeout=120, cwd=CASES,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    _, expected = case.expected_run()
+    printed = normalize_run(json.loads(done.stdout))
+    differences = [d for d in diff(expected, printed) if not tolerated(d, case.tolerance)]
+    assert not differences, render(differences)
