@@ -86,3 +86,28 @@ def test_execute_records_its_execution_in_mode_cli(tmp_path: Path) -> None:
         assert stored.mode == "cli" and stored.status == "success"
     finally:
         store.close()
+
+
+def test_execute_with_a_stored_credential_records_the_run(tmp_path: Path) -> None:
+    """An agent whose model needs a credential: the CLI run opens the store for it and records the execution."""
+    from weft.testing import OracleOpenAIServer
+
+    case = Path(__file__).resolve().parents[1] / "recorded" / "cases" / "a001-calculator-tool"
+    script = json.loads((case / "llm_script.json").read_text())
+    with OracleOpenAIServer(script) as model:
+        creds = tmp_path / "creds.json"
+        data = {"apiKey": "sk-test", "url": model.base_url, "header": False}
+        creds.write_text(json.dumps([{"id": "accFakeOpenAi0001", "name": "Fake OpenAI (acceptance)",
+                                      "type": "openAiApi", "data": data}]))
+        assert _weft(tmp_path, "import:credentials", "--input", str(creds)).returncode == 0
+        result = _weft(tmp_path, "execute", "--file", str(case / "workflow.json"), "--json")
+        assert result.returncode == 0, result.stderr
+        assert len(model.log) == 2
+    run = json.loads(result.stdout)
+    agent = run["data"]["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0][0]["json"]
+    assert agent["output"] == '12 * 12 = [{"response":"144"}]'
+    store = _stored(tmp_path)
+    try:
+        assert [(e.mode, e.status) for e in store.executions.list()] == [("cli", "success")]
+    finally:
+        store.close()

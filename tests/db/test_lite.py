@@ -138,7 +138,7 @@ def test_open_falls_back_unless_sqlite_at_head(tmp_path: Path, store: Store, url
 
 
 def test_connection_matches_the_engine(store: Store, lite: LiteExecutions, url: str) -> None:
-    assert lite_empty_run_data() == empty_run_data()
+    assert lite_empty_run_data is empty_run_data  # one definition
     pragmas = [p.split("=")[0] for p in SQLITE_PRAGMAS]
     with store.db.engine.connect() as connection:
         expected = [str(connection.execute(text(f"PRAGMA {p}")).scalar()) for p in pragmas]

@@ -42,50 +42,17 @@ def run_command(args: argparse.Namespace) -> int:
 async def _run(workflow: Any, registry: Any, start_node: str | None) -> Any:
     """Run as a stored execution (mode ``cli``) in the instance's database; in-process only if it cannot open."""
     from weft.errors import WeftError
+    from weft.services.prepared import PreparedWorkflow
+    from weft.services.runner import WorkflowRunner
     from weft.settings import Settings
+    from weft.workflow import dump_workflow
 
     try:
-        settings = Settings.from_env()
-        lite = _open_lite(settings)
-        if lite is not None:
-            runner = _LiteRun(*lite, settings, registry)
-        else:
-            from weft.services.import_export import open_store
-
-            store = await asyncio.to_thread(open_store, settings)
+        # no store given: the runner opens it only if a node needs it (credentials, sub-workflows, memory)
+        runner = WorkflowRunner(None, Settings.from_env(), registry, inline_db=True)
     except (WeftError, OSError, ImportError) as exc:
         print(f"weft: the execution is not recorded: cannot open the database ({exc})", file=sys.stderr)
         return await _run_in_process(workflow, registry, start_node)
-    if lite is not None:
-        return await runner.run(workflow, start_node)
-    try:
-        return await _run_recorded(store, settings, workflow, registry, start_node)
-    finally:
-        store.close()
-
-
-def _open_lite(settings: Any) -> tuple[Any, str] | None:
-    """The stdlib writer and the encryption key when the database is a SQLite file at the head revision (the
-    common case, see :mod:`weft.db.lite`); ``None`` when the full store is needed."""
-    from weft.db.cipher import load_encryption_key
-    from weft.db.lite import LiteExecutions
-
-    lite = LiteExecutions.open(settings.database_url)
-    if lite is None:
-        return None
-    try:
-        return lite, load_encryption_key(settings.user_folder, settings.encryption_key)  # as open_store does
-    except BaseException:
-        lite.close()
-        raise
-
-
-async def _run_recorded(store: Any, settings: Any, workflow: Any, registry: Any, start_node: str | None) -> Any:
-    from weft.services.prepared import PreparedWorkflow
-    from weft.services.runner import WorkflowRunner
-    from weft.workflow import dump_workflow
-
-    runner = WorkflowRunner(store, settings, registry, inline_db=True)
     prepared = PreparedWorkflow(id=workflow.id, version_id=None, data=dump_workflow(workflow.model), workflow=workflow)
     try:
         result = await runner.run(prepared, mode="cli", start_node=start_node)
@@ -101,150 +68,6 @@ async def _run_in_process(workflow: Any, registry: Any, start_node: str | None) 
 
     execution = Execution(workflow, registry=registry, mode="cli", services=LocalServices(registry=registry))
     return await execution.run(start_node=start_node)
-
-
-class _LiteRun:
-    """``WorkflowRunner.run(mode="cli")`` on :class:`~weft.db.lite.LiteExecutions`: the same rows, hooks and options.
-
-    The full store (SQLAlchemy) is opened only if a node asks for what needs it: credentials, sub-workflows.
-    """
-
-    def __init__(self, lite: Any, key: str, settings: Any, registry: Any) -> None:
-        from weft.db.save_policy import SaveDefaults
-        from weft.engine import EngineOptions
-        from weft.services.signing import ResumeSigner
-        from weft.services.write_lock import sqlite_write_lock
-
-        self.lite = lite
-        self.settings = settings
-        self.registry = registry
-        signer = ResumeSigner.from_encryption_key(key)
-        self.save_defaults = SaveDefaults(
-            success=settings.save_data_on_success,
-            error=settings.save_data_on_error,
-            manual=settings.save_manual_executions,
-        )
-        self.options = EngineOptions(
-            allow_env=not settings.block_env_access_in_node,
-            resume_url_base=settings.public_url.rstrip("/") + "/webhook-waiting",
-            sign_resume_url=signer.sign,
-        )
-        self.write_lock = sqlite_write_lock(settings.database_url)
-
-    def write(self, call: Any, *args: Any, **kwargs: Any) -> Any:
-        """A write, one writer at a time across the instance's processes (as ``WorkflowRunner.db_write``)."""
-        if self.write_lock is None:
-            return call(*args, **kwargs)
-        with self.write_lock.held():
-            return call(*args, **kwargs)
-
-    async def run(self, workflow: Any, start_node: str | None) -> Any:
-        from weft.workflow import dump_workflow
-
-        services: _StoreOnDemand | None = None
-        try:
-            data = dump_workflow(workflow.model)
-            execution_id = self.write(self.lite.create, data, "cli", "running")
-            services = _StoreOnDemand(self.settings, self.registry, execution_id)
-            execution = self._execution(workflow, data, execution_id, services)
-            run = await self._drive(execution, workflow, start_node)
-            await services.drain()
-            return run
-        finally:
-            if services is not None:
-                services.close()
-            if self.write_lock is not None:
-                self.write_lock.close()
-            self.lite.close()
-
-    def _execution(self, workflow: Any, data: dict[str, Any], execution_id: str, services: Any) -> Any:
-        from weft.engine import Execution, ExecutionHooks
-
-        workflow_settings = dict(data.get("settings") or {})
-        hooks = ExecutionHooks()
-
-        async def save(run: Any, _: Any) -> None:
-            self.write(
-                self.lite.finish, execution_id, run, workflow_settings=workflow_settings, defaults=self.save_defaults
-            )
-
-        hooks.on("workflowExecuteAfter", save)
-        return Execution(
-            workflow,
-            registry=self.registry,
-            mode="cli",
-            hooks=hooks,
-            services=services,
-            execution_id=execution_id,
-            options=self.options,
-        )
-
-    async def _drive(self, execution: Any, workflow: Any, start_node: str | None) -> Any:
-        from weft.errors import TimeoutExecutionCancelledError
-
-        timeout = self.settings.execution_timeout
-        timer = None
-        if timeout is not None and workflow.settings.executionTimeout is None:
-            timer = asyncio.get_running_loop().call_later(
-                timeout, execution.cancel, TimeoutExecutionCancelledError(timeout)
-            )
-        try:
-            return await execution.run(start_node=start_node)
-        except BaseException:
-            self.write(self.lite.set_status, execution.execution_id, "crashed", expected={"running"})
-            raise
-        finally:
-            if timer is not None:
-                timer.cancel()
-
-
-class _StoreOnDemand:
-    """The execution's ``DbServices``, built on the full store the first time a node needs one."""
-
-    def __init__(self, settings: Any, registry: Any, execution_id: str) -> None:
-        self.settings = settings
-        self.registry = registry
-        self.execution_id = execution_id
-        self.responded = False
-        self._store: Any = None
-        self._runner: Any = None
-        self._services: Any = None
-
-    def _full(self) -> Any:
-        if self._services is None:
-            from weft.services.db_services import DbServices
-            from weft.services.import_export import open_store
-            from weft.services.runner import WorkflowRunner
-
-            self._store = open_store(self.settings)
-            self._runner = WorkflowRunner(self._store, self.settings, self.registry, inline_db=True)
-            self._services = DbServices(self._runner, execution_id=self.execution_id)
-        return self._services
-
-    async def execute_workflow(self, ctx: Any, workflow: Any, items: list[Any], *, wait: bool = True) -> Any:
-        return await self._full().execute_workflow(ctx, workflow, items, wait=wait)
-
-    async def get_credentials(self, ctx: Any, credential_type: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self._full().get_credentials(ctx, credential_type)
-        return result
-
-    def send_webhook_response(self, response: Any) -> None:
-        """No HTTP request waits for a CLI execution (``DbServices`` without a response sink)."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self._full(), name)
-
-    async def drain(self) -> None:
-        if self._runner is not None:
-            await self._runner.drain()
-
-    def close(self) -> None:
-        if self._runner is not None:
-            self._runner.close()
-        if self._store is not None:
-            self._store.close()
 
 
 _CONTAINERS = (dict, list, tuple)

@@ -20,7 +20,7 @@ from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
 from weft.db.save_policy import SaveDefaults, keep_run
 from weft.errors import EngineError
-from weft.workflow.items import Run, RunExecutionData
+from weft.workflow.items import Run, RunExecutionData, empty_run_data
 
 _MAX_ID = 2**31 - 1  # the INTEGER primary key on PostgreSQL
 
@@ -46,21 +46,6 @@ DEFAULT_SAVE = SaveDefaults()
 
 #: Statuses of executions that are not over; they are never pruned.
 UNFINISHED_STATUSES = ("new", "running", "waiting")
-
-
-def empty_run_data() -> RunExecutionData:
-    """An ``IRunExecutionData`` with nothing run and nothing on the stack."""
-    return {
-        "startData": {},
-        "resultData": {"runData": {}},
-        "executionData": {
-            "contextData": {},
-            "nodeExecutionStack": [],
-            "metadata": {},
-            "waitingExecution": {},
-            "waitingExecutionSource": {},
-        },
-    }
 
 
 @dataclass(frozen=True, kw_only=True)

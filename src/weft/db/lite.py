@@ -22,7 +22,7 @@ from typing import Any
 from weft.db.base import NotFoundError, dumps, parse_iso
 from weft.db.migrate import HEAD_REVISION
 from weft.db.save_policy import SaveDefaults, keep_run
-from weft.workflow.items import Run, RunExecutionData
+from weft.workflow.items import Run, RunExecutionData, empty_run_data
 
 #: The PRAGMAs :func:`weft.db.engine.create_db_engine` sets on every SQLite connection.
 SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=10000")
@@ -48,21 +48,6 @@ def _timestamp(value: datetime | None) -> str | None:
         return None
     utc = value.astimezone(UTC) if value.tzinfo else value
     return utc.strftime("%Y-%m-%d %H:%M:%S.") + f"{utc.microsecond:06d}"
-
-
-def empty_run_data() -> RunExecutionData:
-    """Same as :func:`weft.db.executions.empty_run_data` (that module imports SQLAlchemy)."""
-    return {
-        "startData": {},
-        "resultData": {"runData": {}},
-        "executionData": {
-            "contextData": {},
-            "nodeExecutionStack": [],
-            "metadata": {},
-            "waitingExecution": {},
-            "waitingExecutionSource": {},
-        },
-    }
 
 
 def _parse_key(execution_id: str | int) -> int | None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from weft.db.workflows import StoredWorkflow
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.workflow import Workflow, parse_workflow, validate_workflow
+
+if TYPE_CHECKING:
+    from weft.db.workflows import StoredWorkflow
 
 
 @dataclass(frozen=True, kw_only=True)

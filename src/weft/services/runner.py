@@ -16,12 +16,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from weft.db.cipher import load_encryption_key
-from weft.db.executions import StoredExecution, empty_run_data
 from weft.db.save_policy import SaveDefaults
-from weft.db.store import Store
 from weft.engine import EngineOptions, Execution, ExecutionHooks
 from weft.engine.state import restore_waiting_keys
 from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
@@ -32,6 +30,11 @@ from weft.services.signing import ResumeSigner
 from weft.services.write_lock import sqlite_write_lock
 from weft.settings import Settings
 from weft.workflow import ExecuteData, Item, Run, RunExecutionData
+from weft.workflow.items import empty_run_data
+
+if TYPE_CHECKING:
+    from weft.db.executions import StoredExecution
+    from weft.db.store import Store
 
 T = TypeVar("T")
 
@@ -45,12 +48,23 @@ class RunResult:
 
 
 class WorkflowRunner:
-    """Runs, resumes, stops and retries stored executions of one instance."""
+    """Runs, resumes, stops and retries stored executions of one instance.
+
+    ``store=None`` opens the instance's store only when something needs it (credentials, sub-workflows, memory):
+    with ``inline_db`` on a SQLite file at the head revision, a run that needs none of them (most ``weft execute``
+    runs) is created and saved through :class:`~weft.db.lite.LiteExecutions` and never imports SQLAlchemy.
+    """
 
     def __init__(
-        self, store: Store, settings: Settings, registry: NodeRegistry | None = None, *, inline_db: bool = False
+        self,
+        store: Store | None,
+        settings: Settings,
+        registry: NodeRegistry | None = None,
+        *,
+        inline_db: bool = False,
     ) -> None:
-        self.store = store
+        self._store = store
+        self._owns_store = store is None
         self.settings = settings
         self.registry = server_registry(registry)
         self.cache = WorkflowCache(self.registry)
@@ -67,24 +81,32 @@ class WorkflowRunner:
             sign_resume_url=self.signer.sign,
         )
         self.inline_db = inline_db
-        self.write_lock = sqlite_write_lock(settings.database_url) if store.db.dialect == "sqlite" else None
         """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
-        self.executions: Any = self._hot_path_executions(store, settings, inline_db)
+        self.write_lock = sqlite_write_lock(settings.database_url)
+        self.executions: Any = self._hot_path_executions(settings, inline_db)
         """Where the hot path creates and saves executions: on SQLite, the stdlib ``sqlite3`` writer (the same rows
         as the repository, a third of its cost per request); else the SQLAlchemy repository."""
         self._running: dict[str, Execution] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
 
-    @staticmethod
-    def _hot_path_executions(store: Store, settings: Settings, inline_db: bool) -> Any:
-        if inline_db and store.db.dialect == "sqlite":
+    def _hot_path_executions(self, settings: Settings, inline_db: bool) -> Any:
+        if inline_db and self.write_lock is not None:
             from weft.db.lite import LiteExecutions
 
             lite = LiteExecutions.open(settings.database_url, same_thread=False)  # used on the event loop only
             if lite is not None:
                 return lite
-        return store.executions
+        return self.store.executions
+
+    @property
+    def store(self) -> Store:
+        """The instance's store (opened, and migrated, on first use when the runner was given none)."""
+        if self._store is None:
+            from weft.services.import_export import open_store
+
+            self._store = open_store(self.settings)
+        return self._store
 
     # ------------------------------------------------------------------ plumbing
 
@@ -125,10 +147,14 @@ class WorkflowRunner:
             await asyncio.wait(list(self._background), timeout=grace_seconds)
 
     def close(self) -> None:
-        """Release the write lock's file and the hot-path writer (the store is closed by its owner)."""
-        if self.executions is not self.store.executions:
-            self.executions.close()
-            self.executions = self.store.executions
+        """Release the write lock's file and the hot-path writer; the store too when the runner opened it."""
+        if self._store is None or self.executions is not self._store.executions:
+            self.executions.close()  # the stdlib writer
+            if self._store is not None:
+                self.executions = self._store.executions
+        if self._owns_store and self._store is not None:
+            self._store.close()
+            self._store = None
         if self.write_lock is not None:
             self.write_lock.close()
             self.write_lock = None
@@ -248,7 +274,7 @@ class WorkflowRunner:
         try:
             run = await start()
         except BaseException:
-            await self.db_write(self.store.executions.set_status, execution_id, "crashed", expected={"running"})
+            await self.db_write(self.executions.set_status, execution_id, "crashed", expected={"running"})
             raise
         finally:
             self._running.pop(execution_id, None)

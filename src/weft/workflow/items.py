@@ -139,3 +139,18 @@ def paired_items_of(item: Item) -> list[PairedItem]:
     if isinstance(paired, list):
         return [{"item": p} if isinstance(p, int) else p for p in paired]
     return [paired]
+
+
+def empty_run_data() -> RunExecutionData:
+    """An ``IRunExecutionData`` with nothing run and nothing on the stack."""
+    return {
+        "startData": {},
+        "resultData": {"runData": {}},
+        "executionData": {
+            "contextData": {},
+            "nodeExecutionStack": [],
+            "metadata": {},
+            "waitingExecution": {},
+            "waitingExecutionSource": {},
+        },
+    }
