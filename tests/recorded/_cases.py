@@ -11,6 +11,7 @@ from typing import Any
 from weft.cli.execute import dumps_indented
 from weft.engine import Execution
 from weft.engine.services import LocalServices
+from weft.engine.start import find_called_start
 from weft.nodes.registry import default_registry
 from weft.testing import OracleOpenAIServer
 from weft.workflow import Workflow, parse_workflow, validate_workflow
@@ -97,7 +98,8 @@ async def run_with_weft(case: Case) -> tuple[dict[str, Any], list[dict[str, Any]
 
 async def _execute(workflow: Workflow, registry: Any, credentials: dict[str, Any]) -> dict[str, Any]:
     services = LocalServices(credentials=credentials, registry=registry)
-    run = await Execution(workflow, registry=registry, mode="cli", services=services).run()
+    start = find_called_start(workflow)  # as weft execute (n8n's findCliWorkflowStart)
+    run = await Execution(workflow, registry=registry, mode="cli", services=services).run(start_node=start)
     await services.wait_background()
     printed: dict[str, Any] = json.loads(dumps_indented(run))  # through the CLI's JSON writer, as printed
     return printed

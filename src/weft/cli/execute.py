@@ -21,6 +21,7 @@ def register(commands: Any) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    from weft.engine.start import find_called_start
     from weft.nodes.registry import default_registry
     from weft.workflow import Workflow, load_workflow, validate_workflow
 
@@ -31,7 +32,9 @@ def run_command(args: argparse.Namespace) -> int:
     except WorkflowDefinitionError as exc:
         print(f"weft: cannot load {args.file}: {exc}", file=sys.stderr)
         return 2
-    run = asyncio.run(_run(Workflow(model), registry, args.start_node))
+    workflow = Workflow(model)
+    start_node = args.start_node or find_called_start(workflow)  # n8n's findCliWorkflowStart, when it finds one
+    run = asyncio.run(_run(workflow, registry, start_node))
     if args.json:
         sys.stdout.write(dumps_indented(run) + "\n")
     else:

@@ -15,6 +15,7 @@ from typing import Any
 from weft.engine.hooks import ExecutionHooks
 from weft.engine.loop import Execution
 from weft.engine.options import EngineOptions
+from weft.engine.start import find_called_start
 from weft.errors import ConfigurationError, NodeOperationError, WorkflowDefinitionError
 from weft.nodes.contract import ExecuteContext
 from weft.nodes.registry import NodeRegistry, default_registry
@@ -33,8 +34,6 @@ from weft.workflow import (
 #: How deep sub-workflows may call sub-workflows before the call is refused.
 DEFAULT_MAX_DEPTH = 50
 
-EXECUTE_WORKFLOW_TRIGGER = "n8n-nodes-base.executeWorkflowTrigger"
-_MANUAL_STARTS = ("@n8n/n8n-nodes-langchain.manualChatTrigger", "n8n-nodes-base.manualTrigger", "n8n-nodes-base.start")
 
 
 class LocalServices:
@@ -73,7 +72,7 @@ class LocalServices:
     ) -> NodeOutput | None:
         """Run ``workflow`` with ``items`` as its trigger's input; its last node's output (``None`` if not waiting)."""
         execution = self._child_execution(ctx, workflow)
-        start = _start_node(ctx.node.name, execution.workflow)
+        start = subworkflow_start(ctx.node.name, execution.workflow)
         run_items = copy.deepcopy(items)
         if not wait:
             task = asyncio.ensure_future(execution.run(start_node=start, trigger_items=run_items))
@@ -237,17 +236,17 @@ def _without_paired(item: Item) -> Item:
     return {k: v for k, v in item.items() if k != "pairedItem"}  # type: ignore[return-value]
 
 
-def _start_node(node_name: str, workflow: Workflow) -> str:
-    """n8n's ``findSubworkflowStart``: the Execute Workflow Trigger, else a manual start node."""
-    for types in ((EXECUTE_WORKFLOW_TRIGGER,), _MANUAL_STARTS):
-        for node in workflow.nodes.values():
-            if node.type in types:
-                return node.name
-    raise NodeOperationError(
-        node_name,
-        "Missing node to start execution",
-        description="Please make sure the workflow you're calling contains an Execute Workflow Trigger node",
-    )
+def subworkflow_start(node_name: str, workflow: Workflow) -> str:
+    """Where a sub-workflow called by ``node_name`` starts (:func:`~weft.engine.start.find_called_start`), or
+    n8n's error when it has no node to start from."""
+    start = find_called_start(workflow)
+    if start is None:
+        raise NodeOperationError(
+            node_name,
+            "Missing node to start execution",
+            description="Please make sure the workflow you're calling contains an Execute Workflow Trigger node",
+        )
+    return start
 
 
 def _forget(tasks: set[asyncio.Task[Any]]) -> Any:
@@ -259,4 +258,4 @@ def _forget(tasks: set[asyncio.Task[Any]]) -> Any:
     return done
 
 
-__all__ = ["DEFAULT_MAX_DEPTH", "LocalServices", "sub_workflow_output", "trace_paired_item"]
+__all__ = ["DEFAULT_MAX_DEPTH", "LocalServices", "sub_workflow_output", "subworkflow_start", "trace_paired_item"]

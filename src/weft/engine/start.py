@@ -24,6 +24,26 @@ STARTING_NODE_TYPES = (
 )
 
 
+EXECUTE_WORKFLOW_TRIGGER = "n8n-nodes-base.executeWorkflowTrigger"
+#: After an Execute Workflow Trigger, what a workflow run by another workflow or by the CLI starts from (n8n's
+#: ``STARTING_NODES``), plus the legacy Start node of old workflows.
+CALLED_START_TYPES = (
+    "@n8n/n8n-nodes-langchain.manualChatTrigger",
+    "n8n-nodes-base.manualTrigger",
+    "n8n-nodes-base.start",
+)
+
+
+def find_called_start(workflow: Workflow) -> str | None:
+    """n8n's ``findSubworkflowStart`` / ``findCliWorkflowStart``: the first Execute Workflow Trigger in node order
+    (disabled or not, as n8n), else the first manual trigger; ``None`` when there is neither."""
+    for types in ((EXECUTE_WORKFLOW_TRIGGER,), CALLED_START_TYPES):
+        for node in workflow.nodes.values():
+            if node.type in types:
+                return node.name
+    return None
+
+
 def find_start_node(workflow: Workflow, registry: NodeRegistry) -> str:
     """The node a full run starts from: a starting type, else any trigger, else the first node without inputs."""
     enabled = [n for n in workflow.nodes.values() if not n.disabled]

@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from weft.engine.services import DEFAULT_MAX_DEPTH, sub_workflow_output
+from weft.engine.services import DEFAULT_MAX_DEPTH, sub_workflow_output, subworkflow_start
 from weft.errors import NodeOperationError, WorkflowDefinitionError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.contract import ChatMemoryStore, ExecuteContext
@@ -23,8 +23,6 @@ from weft.workflow import Item, NodeOutput
 if TYPE_CHECKING:
     from weft.services.prepared import PreparedWorkflow
     from weft.services.runner import WorkflowRunner
-
-EXECUTE_WORKFLOW_TRIGGER = "n8n-nodes-base.executeWorkflowTrigger"
 
 #: Called with the response a Respond to Webhook node built (at most once per execution).
 ResponseSink = Callable[[WebhookResponse], None]
@@ -91,7 +89,7 @@ class DbServices:
                 "Stop the recursion with a condition before the Execute Workflow node.",
             )
         prepared = await self._load(ctx, workflow)
-        start = _start_node(prepared)
+        start = subworkflow_start(ctx.node.name, prepared.workflow)
         child = self.runner.run(
             prepared,
             mode="integrated",
@@ -125,13 +123,6 @@ class DbServices:
             raise NodeOperationError(
                 ctx.node.name, exc.message, description="Fix the sub-workflow, then run again."
             ) from exc
-
-
-def _start_node(prepared: PreparedWorkflow) -> str | None:
-    for node in prepared.workflow.nodes.values():
-        if node.type == EXECUTE_WORKFLOW_TRIGGER and not node.disabled:
-            return node.name
-    return None
 
 
 __all__ = ["DbServices", "ResponseSink"]
