@@ -68,6 +68,11 @@ def node_filter_settings(params: Params, *, loose_since: float, version: int) ->
     }
 
 
+def filter_version_of(node_version: float) -> int:
+    """The filter version If and Filter store from their own version (n8n: 2.3 → 3, 2.2 → 2, else 1)."""
+    return 3 if node_version >= 2.3 else 2 if node_version >= 2.2 else 1
+
+
 def filter_error(ctx: ExecuteContext, error: Exception, item_index: int, loose: bool) -> WeftError:
     """A filter failure as the node's error: n8n keeps the message and adds a hint to loosen validation.
 

@@ -90,7 +90,7 @@ def _ordered(check: Callable[[int], bool]) -> Callable[[Any, Any], bool]:
 
 
 #: n8n ``compareOperationFunctions``.
-_OPERATIONS: dict[str, Callable[[Any, Any], bool]] = {
+OPERATIONS: dict[str, Callable[[Any, Any], bool]] = {
     "after": _ordered(lambda r: r > 0),
     "before": _ordered(lambda r: r < 0),
     "larger": _ordered(lambda r: r > 0),
@@ -112,7 +112,7 @@ _OPERATIONS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _date_time(ctx: ExecuteContext, value: Any) -> float:
+def date_time(ctx: ExecuteContext, value: Any) -> float:
     """n8n ``convertDateTime``: a date string or a number to epoch milliseconds."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
@@ -129,31 +129,33 @@ def _passes(ctx: ExecuteContext, data_type: str, entry: dict[str, Any]) -> bool:
     values = {**_ENTRY_DEFAULTS[data_type], **entry}
     value1, value2 = values["value1"], values["value2"]
     if data_type == "dateTime":
-        value1, value2 = _date_time(ctx, value1), _date_time(ctx, value2)
-    operation = _OPERATIONS.get(str(values["operation"]))
+        value1, value2 = date_time(ctx, value1), date_time(ctx, value2)
+    operation = OPERATIONS.get(str(values["operation"]))
     if operation is None:
         raise NodeOperationError(ctx.node.name, f"The operation {values['operation']!r} is not known.")
     return operation(value1, value2)
 
 
-def _route(ctx: ExecuteContext, item_index: int) -> bool:
+def _route(ctx: ExecuteContext, item_index: int, combine_parameter: str) -> bool:
     """Whether item ``item_index`` goes to the ``true`` output."""
-    combine = legacy_param(ctx, "combineOperation", item_index, "all")
+    combine = legacy_param(ctx, combine_parameter, item_index, "all")
+    every = combine in ("all", "AND")
     for data_type in _DATA_TYPES:
         for entry in legacy_param(ctx, f"conditions.{data_type}", item_index, []) or []:
             passed = _passes(ctx, data_type, entry)
-            if passed and combine == "any":
+            if passed and not every:
                 return True
-            if not passed and combine == "all":
+            if not passed and every:
                 return False
     # no condition decided the item: "all" means every one passed, "any" means none did
-    return bool(combine == "all")
+    return every
 
 
-def execute_if_v1(ctx: ExecuteContext) -> NodeOutput:
+def execute_if_v1(ctx: ExecuteContext, combine_parameter: str = "combineOperation") -> NodeOutput:
+    """If v1 (``combineOperation`` all/any); Filter v1 is the same with ``combineConditions`` AND/OR."""
     true_items: list[Item] = []
     false_items: list[Item] = []
     # no per-item error handling, as in n8n's IfV1: an error fails the node (the engine applies `onError`)
     for index, item in enumerate(ctx.get_input_data()):
-        (true_items if _route(ctx, index) else false_items).append(item)
+        (true_items if _route(ctx, index, combine_parameter) else false_items).append(item)
     return [true_items, false_items]

@@ -22,7 +22,7 @@ class ExecuteWorkflow(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.executeWorkflow",
         display_name="Execute Workflow",
-        versions=(1, 1.1, 1.2, 1.3),
+        versions=(1, 1.1, 1.2, 1.3, 1.4),
         description="Execute another workflow",
         group=("transform",),
         defaults={"source": "database", "mode": "once"},

@@ -23,7 +23,7 @@ class ExecuteWorkflowTrigger(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.executeWorkflowTrigger",
         display_name="Execute Workflow Trigger",
-        versions=(1, 1.1),
+        versions=(1, 1.1, 1.2),
         description="Helpers for calling other n8n workflows. Used for designing modular, microservice-like workflows.",
         group=("trigger",),
         inputs=(),

@@ -1,4 +1,6 @@
-"""Filter (``n8n-nodes-base.filter`` v2–2.2): keeps the items that match the conditions.
+"""Filter (``n8n-nodes-base.filter`` v2–2.3, and v1 with If v1's typed conditions): keeps the matching items.
+
+v1 returns the discarded items as a second output, which n8n keeps in the run data although the node has one.
 
 With ``continueOnFail`` an item whose conditions cannot be evaluated is discarded, as in n8n.
 """
@@ -7,7 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, node_filter_settings
+from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, filter_version_of, node_filter_settings
+from weft.nodes.builtin._if_v1 import execute_if_v1
 from weft.nodes.builtin._utils import Params, with_paired_item
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -17,15 +20,17 @@ class Filter(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.filter",
         display_name="Filter",
-        versions=(2, 2.1, 2.2),
+        versions=(1, 2, 2.1, 2.2, 2.3),
         description="Remove items matching a condition",
         group=("transform",),
-        defaults={"options": {}, "looseTypeValidation": False, "conditions": {}},
+        defaults={"options": {}, "looseTypeValidation": False, "conditions": {}, "combineConditions": "AND"},
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        if ctx.node.typeVersion < 2:
+            return execute_if_v1(ctx, "combineConditions")
         params = Params(ctx)
-        settings = node_filter_settings(params, loose_since=2.1, version=2 if params.node_version >= 2.2 else 1)
+        settings = node_filter_settings(params, loose_since=2.1, version=filter_version_of(params.node_version))
         conditions = CompiledFilter(params.raw("conditions", {}), settings)
         kept: list[Item] = []
         for index, item in enumerate(ctx.get_input_data()):

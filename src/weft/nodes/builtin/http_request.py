@@ -1,4 +1,4 @@
-"""HTTP Request (``n8n-nodes-base.httpRequest`` v4–4.2) on httpx; ``usableAsTool``.
+"""HTTP Request (``n8n-nodes-base.httpRequest`` v3–4.5, v1/v2 in :mod:`._http_legacy`) on httpx; ``usableAsTool``.
 
 One request per input item, all in flight together (spaced by ``options.batching``). Responses become items as in
 n8n (a JSON array gives one item per element); a non-2xx answer raises :class:`NodeApiError` with n8n's message.
@@ -17,32 +17,12 @@ from urllib.parse import parse_qsl, unquote
 
 import httpx
 
-from weft.errors import NodeApiError, NodeOperationError, WeftError
+from weft.errors import NodeOperationError, WeftError
+from weft.nodes.builtin._http_errors import HttpRequestError, api_error, transport_error
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
 
 DEFAULT_TIMEOUT_MS = 300_000
-_STATUS_MESSAGES = {  # n8n's NodeApiError STATUS_CODE_MESSAGES
-    4: "Your request is invalid or could not be processed by the service",
-    5: "The service failed to process your request",
-    400: "Bad request - please check your parameters",
-    401: "Authorization failed - please check your credentials",
-    402: "Payment required - perhaps check your payment details?",
-    403: "Forbidden - perhaps check your credentials?",
-    404: "The resource you are requesting could not be found",
-    405: "Method not allowed - please check you are using the right HTTP method",
-    429: "The service is receiving too many requests from you",
-    500: "The service was not able to process your request",
-    502: "Bad gateway - the service failed to handle your request",
-    503: "Service unavailable - try again later or consider setting this node to retry automatically "
-    "(in the node settings)",
-    504: "Gateway timed out - perhaps try again later?",
-}
-_COMMON_ERRORS = {  # n8n's NodeError COMMON_ERRORS
-    "ECONNREFUSED": "The service refused the connection - perhaps it is offline",
-    "ECONNABORTED": "The connection was aborted, perhaps the server is offline",
-    "ENOTFOUND": "The connection cannot be established, this usually occurs due to an incorrect host(domain) value",
-}
 _BINARY_TYPES = re.compile(  # n8n's binaryContentTypes
     r"image/|audio/|video/|application/(octet-stream|gzip|zip|vnd\.rar|epub\+zip|x-bzip|x-cdf|vnd\.amazon\.ebook|"
     r"msword|vnd\.openxmlformats|pdf|vnd\.ms-|vnd\.oasis\.opendocument|x-tar|vnd\.visio|x-7z-compressed)"
@@ -53,14 +33,6 @@ _ACCEPT = {
     "": "application/json,text/html,application/xhtml+xml,application/xml,text/*;q=0.9, image/*;q=0.8, */*;q=0.7",
 }
 _GENERIC_AUTH = ("httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpBearerAuth")
-
-
-class HttpRequestError(NodeApiError):
-    """A failed request; ``reason`` is what n8n outputs as ``{json: {error}}`` when the node continues on fail."""
-
-    def __init__(self, node_name: str, message: str, *, reason: dict[str, Any], **kwargs: Any) -> None:
-        super().__init__(node_name, message, **kwargs)
-        self.reason = reason
 
 
 @dataclass(kw_only=True)
@@ -83,7 +55,7 @@ class HttpRequest(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.httpRequest",
         display_name="HTTP Request",
-        versions=(4, 4.1, 4.2),
+        versions=(1, 2, 3, 4, 4.1, 4.2, 4.3, 4.4, 4.5),
         description="Makes an HTTP request and returns the response data",
         group=("output",),
         usable_as_tool=True,
@@ -107,7 +79,7 @@ class HttpRequest(NodeType):
             try:
                 if isinstance(result, BaseException):
                     raise result
-                out.extend(_response_items(ctx, index, items[index], *result))
+                out.extend(_items_of(ctx, index, items[index], *result))
             except WeftError as error:
                 if not ctx.continue_on_fail():
                     raise
@@ -146,21 +118,31 @@ def _fail(ctx: ExecuteContext, index: int, message: str, description: str | None
     return NodeOperationError(ctx.node.name, message, description=description, item_index=index)
 
 
-async def _build_request(ctx: ExecuteContext, index: int, item: Item, options: dict[str, Any]) -> _Request:
-    url = ctx.get_node_parameter("url", index, "")
+def _checked_url(ctx: ExecuteContext, index: int, url: Any) -> str:
     if not isinstance(url, str):
         raise _fail(ctx, index, f"URL parameter must be a string, got {'null' if url is None else type(url).__name__}")
-    url = url.strip()
-    if not url:
+    text: str = url.strip()
+    if not text:
         raise _fail(ctx, index, "URL parameter cannot be empty", "Set the node's 'URL' parameter.")
-    if not url.startswith(("http://", "https://")):
-        raise _fail(ctx, index, f'Invalid URL: {url}. URL must start with "http" or "https".')
+    if not text.startswith(("http://", "https://")):
+        raise _fail(ctx, index, f'Invalid URL: {text}. URL must start with "http" or "https".')
+    return text
+
+
+async def _build_request(ctx: ExecuteContext, index: int, item: Item, options: dict[str, Any]) -> _Request:
+    if ctx.node.typeVersion < 3:
+        from weft.nodes.builtin._http_legacy import build_legacy_request
+
+        return build_legacy_request(ctx, index)
+    url = _checked_url(ctx, index, ctx.get_node_parameter("url", index, ""))
     request = _Request(method=str(ctx.get_node_parameter("method", index, "GET")).upper(), url=url)
     request.timeout_ms = float(options.get("timeout") or DEFAULT_TIMEOUT_MS)
-    if options.get("redirect") is not None:  # v4 follows redirects unless the option is set
+    if options.get("redirect") is not None:  # v4 follows redirects unless the option is set, v3 only with it
         redirect = options["redirect"].get("redirect") or {}
         request.follow_redirects = bool(redirect.get("followRedirects", False))
         request.max_redirects = int(redirect.get("maxRedirects") or 21)
+    elif ctx.node.typeVersion < 4:
+        request.follow_redirects = False
     request.response = (options.get("response") or {}).get("response") or {}
     if ctx.get_node_parameter("sendQuery", index, False):
         named = _pairs(ctx, index, "Query")  # v4.2 sends each value of a repeated name; before, the last wins
@@ -299,50 +281,18 @@ async def _send(
             else:
                 raise _fail(ctx, index, f"Maximum number of redirects exceeded ({request.max_redirects})")
     except (httpx.HTTPError, TimeoutError) as exc:
-        raise _transport_error(ctx.node.name, index, exc, request.timeout_ms, url) from exc
+        raise transport_error(ctx.node.name, index, exc, request.timeout_ms, url) from exc
     if not request.response.get("neverError") and not 200 <= response.status_code < 300:
-        raise _api_error(ctx, index, response, request.response.get("responseFormat") or "autodetect")
+        raise api_error(ctx, index, response, request.response.get("responseFormat") or "autodetect")
     return request, response
 
 
-def _api_error(ctx: ExecuteContext, index: int, response: httpx.Response, fmt: str) -> HttpRequestError:
-    code, text = response.status_code, response.text
-    try:
-        body: Any = json.loads(text) if "json" in response.headers.get("content-type", "") else text
-    except json.JSONDecodeError:
-        body = text
-    raw = f"{code} - {json.dumps(body)}"
-    message = _STATUS_MESSAGES.get(code) or _STATUS_MESSAGES.get(code // 100) or raw
-    # autodetect reads an error body as text, so n8n's description is the raw body
-    description = _find_message(body) if fmt == "json" and isinstance(body, dict) else text
-    reason = {"message": raw, "name": "AxiosError", "code": f"ERR_BAD_{'REQUEST' if code < 500 else 'RESPONSE'}"}
-    description = description if description and description != message else None
-    kwargs = {"http_code": code, "description": description, "item_index": index}
-    return HttpRequestError(ctx.node.name, message, reason={**reason, "status": code}, **kwargs)
+def _items_of(ctx: ExecuteContext, index: int, item: Item, request: _Request, response: httpx.Response) -> list[Item]:
+    if ctx.node.typeVersion < 3:
+        from weft.nodes.builtin._http_legacy import legacy_response_items
 
-
-def _find_message(body: dict[str, Any]) -> str | None:
-    for key in ("error", "message", "msg", "description", "reason", "detail", "details", "errors", "title"):
-        value = _find_message(body[key]) if isinstance(body.get(key), dict) else body.get(key)
-        if isinstance(value, str | int | float) and value != "":
-            return str(value)
-    return None
-
-
-def _transport_error(node_name: str, index: int, exc: BaseException, timeout_ms: float, url: str) -> HttpRequestError:
-    target, text = httpx.URL(url), str(exc).lower()
-    if isinstance(exc, httpx.TimeoutException | TimeoutError):
-        raw, code = f"timeout of {timeout_ms:g}ms exceeded", "ECONNABORTED"
-    elif isinstance(exc, httpx.ConnectError) and "refused" in text:
-        raw, code = f"connect ECONNREFUSED {target.host}:{target.port or 443}", "ECONNREFUSED"
-    elif isinstance(exc, httpx.ConnectError) and "name" in text:
-        raw, code = f"getaddrinfo ENOTFOUND {target.host}", "ENOTFOUND"
-    else:
-        raw, code = str(exc) or type(exc).__name__, ""
-    message = _COMMON_ERRORS.get(code, raw)
-    reason = {"message": raw, "name": "AxiosError", "code": code or None}
-    description = raw if raw != message else None
-    return HttpRequestError(node_name, message, description=description, item_index=index, reason=reason)
+        return legacy_response_items(ctx, index, item, response)
+    return _response_items(ctx, index, item, request, response)
 
 
 def _response_items(

@@ -1,4 +1,4 @@
-"""If (``n8n-nodes-base.if`` v2–2.2; legacy v1 in :mod:`._if_v1`): routes each item to ``true`` (output 0) or
+"""If (``n8n-nodes-base.if`` v2–2.3; legacy v1 in :mod:`._if_v1`): routes each item to ``true`` (output 0) or
 ``false`` (output 1).
 
 The conditions are n8n's filter parameter (:mod:`weft.nodes.builtin._filter`). With ``continueOnFail`` an item
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, node_filter_settings
+from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, filter_version_of, node_filter_settings
 from weft.nodes.builtin._if_v1 import execute_if_v1
 from weft.nodes.builtin._utils import Params, with_paired_item
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
@@ -20,7 +20,7 @@ class If(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.if",
         display_name="If",
-        versions=(1, 2, 2.1, 2.2),
+        versions=(1, 2, 2.1, 2.2, 2.3),
         description="Route items to different branches (true/false)",
         group=("transform",),
         outputs=(MAIN, MAIN),
@@ -31,7 +31,7 @@ class If(NodeType):
         if ctx.node.typeVersion < 2:
             return execute_if_v1(ctx)
         params = Params(ctx)
-        settings = node_filter_settings(params, loose_since=2.1, version=2 if params.node_version >= 2.2 else 1)
+        settings = node_filter_settings(params, loose_since=2.1, version=filter_version_of(params.node_version))
         conditions = CompiledFilter(params.raw("conditions", {}), settings)
         true_items: list[Item] = []
         false_items: list[Item] = []

@@ -41,7 +41,7 @@ class Merge(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.merge",
         display_name="Merge",
-        versions=(1, 2, 2.1, 3, 3.1),
+        versions=(1, 2, 2.1, 3, 3.1, 3.2),
         description="Merges data of multiple streams once data from both is available",
         group=("transform",),
         inputs=configured_inputs,

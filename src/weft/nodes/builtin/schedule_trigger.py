@@ -27,7 +27,7 @@ class ScheduleTrigger(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name=SCHEDULE_TYPE,
         display_name="Schedule Trigger",
-        versions=(1, 1.1, 1.2),
+        versions=(1, 1.1, 1.2, 1.3, 1.4),
         description="Triggers the workflow on a given schedule",
         group=("trigger", "schedule"),
         inputs=(),
@@ -44,7 +44,36 @@ class ScheduleTrigger(NodeType):
 def cron_expressions(node: NodeModel) -> list[str]:
     """The node's rules as seconds-first cron expressions; an unknown rule is a definition error."""
     rules = (node.parameters.get("rule") or {}).get("interval") or [{"field": "days"}]
-    return [_to_cron(node.name, rule) for rule in rules if isinstance(rule, Mapping)]
+    rules = [rule for rule in rules if isinstance(rule, Mapping)]
+    if node.typeVersion >= 1.3:  # n8n validates the intervals from v1.3
+        for rule in rules:
+            _validate_interval(node.name, rule)
+    return [_to_cron(node.name, rule) for rule in rules]
+
+
+#: n8n ``validateInterval`` (v1.3+): ``{field: (interval parameter, lowest, highest, message)}``.
+_INTERVAL_RANGES: dict[str, tuple[str, int, int | None, str]] = {
+    "seconds": ("secondsInterval", 1, 59, "Seconds must be in range 1-59"),
+    "minutes": ("minutesInterval", 1, 59, "Minutes must be in range 1-59"),
+    "hours": ("hoursInterval", 1, 23, "Hours must be in range 1-23"),
+    "days": ("daysInterval", 1, 31, "Days must be in range 1-31"),
+    "months": ("monthsInterval", 1, None, "Months must be larger than 0"),
+}
+
+
+def _validate_interval(node_name: str, rule: Mapping[str, Any]) -> None:
+    entry = _INTERVAL_RANGES.get(str(rule.get("field", "days")))
+    if entry is None or rule.get(entry[0]) is None:
+        return
+    name, lowest, highest, message = entry
+    value = float(rule[name])
+    if value < lowest or (highest is not None and value > highest):
+        raise WorkflowDefinitionError(
+            f"Invalid interval: {message} (got {rule[name]!r}).",
+            node_name=node_name,
+            field=f"rule.interval.{name}",
+            fix=f"Change the rule's {name!r}.",
+        )
 
 
 def _to_cron(node_name: str, rule: Mapping[str, Any]) -> str:

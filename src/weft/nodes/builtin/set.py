@@ -7,6 +7,7 @@ before) over the input fields kept by ``includeOtherFields``/``include``; mode `
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError, WeftError
@@ -20,7 +21,7 @@ from weft.nodes.builtin._set_helpers import (
     stringify_resolved,
     validate_entry,
 )
-from weft.nodes.builtin._utils import Params, has_expression, set_path
+from weft.nodes.builtin._utils import Params, has_expression, js_to_number, js_truthy, set_path
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 
@@ -31,7 +32,7 @@ class Set(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.set",
         display_name="Edit Fields (Set)",
-        versions=(1, 2, 3, 3.1, 3.2, 3.3, 3.4),
+        versions=(1, 2, 3, 3.1, 3.2, 3.3, 3.4, 3.5),
         description="Modify, add, or remove item fields",
         group=("input",),
         defaults={
@@ -175,7 +176,7 @@ def _legacy_set(ctx: ExecuteContext, params: Params) -> list[Item]:
     output: list[Item] = []
     for index, item in enumerate(ctx.get_input_data()):
         try:
-            output.append(_legacy_item(params, index, item))
+            output.append(_legacy_item(params, index, item, params.node_version))
         except WeftError as error:
             if not ctx.continue_on_fail():
                 raise
@@ -183,14 +184,15 @@ def _legacy_set(ctx: ExecuteContext, params: Params) -> list[Item]:
     return output
 
 
-def _legacy_item(params: Params, index: int, item: Item) -> Item:
+def _legacy_item(params: Params, index: int, item: Item, version: float) -> Item:
     new_item: dict[str, Any] = {"json": {}, "pairedItem": {"item": index}}
     if not params.get("keepOnlySet", index, False):
         if item.get("binary") is not None:
             new_item["binary"] = dict(item["binary"])
         new_item["json"] = dict(item["json"])
     dot = (params.get("options", index, {}) or {}).get("dotNotation") is not False
-    for kind, convert in (("boolean", bool), ("number", _identity), ("string", _identity)):
+    number = _numeric_string if version >= 2 else _identity
+    for kind, convert in (("boolean", js_truthy), ("number", number), ("string", _identity)):
         for entry in params.get(f"values.{kind}", index, []) or []:
             value = convert(entry.get("value", False if kind == "boolean" else 0 if kind == "number" else ""))
             name = entry.get("name", "propertyName")  # Set v1/v2's default field name
@@ -202,4 +204,13 @@ def _legacy_item(params: Params, index: int, item: Item) -> Item:
 
 
 def _identity(value: Any) -> Any:
+    return value
+
+
+def _numeric_string(value: Any) -> Any:
+    """Set v2 turns a number field's numeric string into the number (``Number(value)``)."""
+    if isinstance(value, str):
+        number = js_to_number(value)
+        if not math.isnan(number):
+            return number
     return value

@@ -1,4 +1,5 @@
-"""Switch (``n8n-nodes-base.switch`` v3–3.4): routes items to outputs by rules or by an output-index expression.
+"""Switch (``n8n-nodes-base.switch`` v3–3.4; v1 and v2 in :mod:`._switch_legacy`): routes items to outputs by
+rules or by an output-index expression.
 
 Mode ``rules``: one output per rule (``rules.values[]``, each a filter), plus an ``extra`` fallback output when
 ``options.fallbackOutput`` is ``extra``. Mode ``expression``: ``numberOutputs`` outputs and ``output`` (an
@@ -13,6 +14,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
 from weft.nodes.builtin._filter_node import CompiledFilter, filter_error, node_filter_settings
+from weft.nodes.builtin._switch_legacy import execute_legacy_switch, is_legacy, legacy_outputs
 from weft.nodes.builtin._utils import Params, js_to_number
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import MAIN, Item, NodeOutput
@@ -20,6 +22,8 @@ from weft.workflow import MAIN, Item, NodeOutput
 
 def configured_outputs(parameters: Mapping[str, Any]) -> tuple[str, ...]:
     """n8n ``configuredOutputs``: the outputs implied by the parameters."""
+    if is_legacy(parameters):
+        return legacy_outputs(parameters)
     if parameters.get("mode") == "expression":
         count = parameters.get("numberOutputs", 4)
         return (MAIN,) * (count if isinstance(count, int) else 4)
@@ -36,7 +40,7 @@ class Switch(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.switch",
         display_name="Switch",
-        versions=(3, 3.1, 3.2, 3.3, 3.4),
+        versions=(1, 2, 3, 3.1, 3.2, 3.3, 3.4),
         description="Route items depending on defined expression or rules",
         group=("transform",),
         outputs=configured_outputs,
@@ -44,6 +48,8 @@ class Switch(NodeType):
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        if ctx.node.typeVersion < 3:
+            return execute_legacy_switch(ctx)
         params = Params(ctx)
         items = ctx.get_input_data()
         if params.get("mode", 0, "rules") == "expression":
