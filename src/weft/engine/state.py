@@ -5,21 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from weft.workflow import Item, RunExecutionData
+from weft.workflow.items import empty_run_data
 
 
 def initial_run_execution_data() -> RunExecutionData:
-    """An empty execution: no stack yet, no run data."""
-    return {
-        "startData": {},
-        "resultData": {"runData": {}, "pinData": {}},
-        "executionData": {
-            "contextData": {},
-            "nodeExecutionStack": [],
-            "metadata": {},
-            "waitingExecution": {},
-            "waitingExecutionSource": {},
-        },
-    }
+    """An empty execution: no stack yet, no run data, no pinned data."""
+    data = empty_run_data()
+    data["resultData"]["pinData"] = {}
+    return data
 
 
 def next_execution_index_of(data: RunExecutionData) -> int:
