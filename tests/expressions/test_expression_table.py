@@ -252,7 +252,7 @@ EXTENSIONS: list[tuple[str, Any]] = [
     ("={{ ({a: 1, b: null, c: ''}).compact() }}", {"a": 1}),
     ("={{ ({a: 1, b: 2}).keys() }}", ["a", "b"]),
     ("={{ ({a: 1, b: 2}).values() }}", [1, 2]),
-    ("={{ ({a: 'x y', b: 1}).urlEncode() }}", "a=x%20y&b=1"),
+    ("={{ ({a: 'x y', b: 1}).urlEncode() }}", "a=x+y&b=1"),
     ("={{ ({a: 'foo', b: 'bar'}).removeFieldsContaining('fo') }}", {"b": "bar"}),
     ("={{ ({a: 'foo', b: 'bar'}).keepFieldsContaining('fo') }}", {"a": "foo"}),
     ("={{ (1.234).round(2) }}", 1.23),

@@ -1,20 +1,10 @@
-export const booleanExtensions = {
-  toNumber() {
-    return this.valueOf() ? 1 : 0;
-  },
-  toInt() {
-    return this.valueOf() ? 1 : 0;
-  },
-  toFloat() {
-    return this.valueOf() ? 1 : 0;
-  },
-  isEmpty() {
-    return false;
-  },
-  isNotEmpty() {
-    return true;
-  },
-  toJsonString() {
-    return JSON.stringify(this.valueOf());
-  },
+// n8n's boolean extensions (packages/workflow/src/extensions/boolean-extensions.ts).
+const toInt = (v) => (v ? 1 : 0);
+
+export const booleanFunctions = {
+  toBoolean: (v) => v,
+  toInt,
+  toFloat: toInt,
+  toNumber: toInt,
+  toDateTime: () => undefined,
 };

@@ -1,68 +1,53 @@
+// n8n's number extensions (packages/workflow/src/extensions/number-extensions.ts). Functions take `(value, args)`.
 import { luxon } from '../runtime/luxon.js';
 import { ExpressionExtensionError } from './errors.js';
 
-export const numberExtensions = {
-  ceil() {
-    return Math.ceil(this);
+// Days from 1900-01-00 to 1970-01-01 in Excel's calendar, which counts 1900 as a leap year.
+const EXCEL_EPOCH_DAYS = 25567 + 2;
+
+function round(value, [decimalPlaces = 0]) {
+  return +value.toFixed(decimalPlaces);
+}
+
+export function numberToDateTime(value, [format = 'ms']) {
+  const { DateTime } = luxon();
+  switch (format) {
+    case 'ms':
+      return DateTime.fromMillis(value);
+    case 's':
+      return DateTime.fromSeconds(value);
+    case 'us':
+      return DateTime.fromMillis(value / 1000);
+    case 'excel':
+      return DateTime.fromSeconds((value - EXCEL_EPOCH_DAYS) * 86_400);
+    default:
+      throw new ExpressionExtensionError(
+        `Unsupported format '${String(format)}'. toDateTime() supports 'ms', 's', 'us' and 'excel'.`,
+      );
+  }
+}
+
+function integerOnly(name, value) {
+  if (!Number.isInteger(value)) throw new ExpressionExtensionError(`${name}() is only callable on integers`);
+}
+
+export const numberFunctions = {
+  ceil: (v) => Math.ceil(v),
+  floor: (v) => Math.floor(v),
+  format: (v, [locales = 'en-US', config = {}]) => new Intl.NumberFormat(locales, config).format(v),
+  round,
+  abs: (v) => Math.abs(v),
+  isInteger: (v) => Number.isInteger(v),
+  isEven: (v) => {
+    integerOnly('isEven', v);
+    return v % 2 === 0;
   },
-  floor() {
-    return Math.floor(this);
+  isOdd: (v) => {
+    integerOnly('isOdd', v);
+    return Math.abs(v) % 2 === 1;
   },
-  round(decimalPlaces = 0) {
-    const factor = Math.pow(10, decimalPlaces);
-    return Math.round(this * factor) / factor;
-  },
-  abs() {
-    return Math.abs(this);
-  },
-  isEven() {
-    if (!Number.isInteger(Number(this))) throw new ExpressionExtensionError('isEven() is only callable on integers');
-    return this % 2 === 0;
-  },
-  isOdd() {
-    if (!Number.isInteger(Number(this))) throw new ExpressionExtensionError('isOdd() is only callable on integers');
-    return Math.abs(this % 2) === 1;
-  },
-  isInteger() {
-    return Number.isInteger(Number(this));
-  },
-  isEmpty() {
-    return false;
-  },
-  isNotEmpty() {
-    return true;
-  },
-  format(locale = 'en-US', options = {}) {
-    return new Intl.NumberFormat(locale, options).format(this);
-  },
-  toBoolean() {
-    return Number(this) !== 0;
-  },
-  toInt() {
-    return Math.trunc(this);
-  },
-  toFloat() {
-    return Number(this);
-  },
-  toDateTime(format = 'ms') {
-    const n = Number(this);
-    const { DateTime } = luxon();
-    switch (format) {
-      case 'ms':
-        return DateTime.fromMillis(n);
-      case 's':
-        return DateTime.fromSeconds(n);
-      case 'us':
-        return DateTime.fromMillis(n / 1000);
-      case 'excel':
-        return DateTime.fromMillis((n - 25569) * 86400 * 1000, { zone: 'UTC' }).setZone('default', {
-          keepLocalTime: true,
-        });
-      default:
-        throw new ExpressionExtensionError(`Unsupported format '${format}'. toDateTime() supports 'ms', 's', 'us' and 'excel'.`);
-    }
-  },
-  toJsonString() {
-    return JSON.stringify(Number(this));
-  },
+  toBoolean: (v) => v !== 0,
+  toInt: (v) => round(v, []),
+  toFloat: (v) => v,
+  toDateTime: numberToDateTime,
 };

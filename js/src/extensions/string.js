@@ -1,201 +1,235 @@
+// n8n's string extensions (packages/workflow/src/extensions/string-extensions.ts), behaviour for behaviour:
+// the same patterns, the same third-party helpers (title-case, transliteration, jssha, md5, js-base64, from npm)
+// and the same error messages. The hash and transliteration helpers live in the lazily loaded bundle.
+import { fromBase64, toBase64 } from 'js-base64';
+import { titleCase } from 'title-case';
 import { luxon } from '../runtime/luxon.js';
+import { CURRENCY } from './currency.js';
+import { numberToDateTime } from './number.js';
 import { ExpressionExtensionError } from './errors.js';
 
-const EMAIL = /(?:[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*|"(?:[\x01-\x08\x0b\x0c\x0e-\x1f\x21\x23-\x5b\x5d-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*")@(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\[(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?|[a-z0-9-]*[a-z0-9]:(?:[\x01-\x08\x0b\x0c\x0e-\x1f\x21-\x5a\x53-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])+)\])/i;
-const URL_RE = /(?:https?:\/\/|www\.)[-a-zA-Z0-9@:%._+~#=]{1,256}\.[a-zA-Z0-9()]{1,6}\b[-a-zA-Z0-9()@:%_+.~#?&/=]*/;
-const DOMAIN = /^(?:(?:https?:\/\/)?(?:www\.)?)?((?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,})(?::\d+)?(?:\/.*)?$/;
-const SMALL_WORDS = /^(a|an|and|as|at|but|by|en|for|if|in|nor|of|on|or|per|the|to|v\.?|vs\.?|via)$/i;
-
-const CHAR_MAP = {
-  à: 'a', á: 'a', â: 'a', ã: 'a', ä: 'a', å: 'a', æ: 'ae', ç: 'c', è: 'e', é: 'e', ê: 'e', ë: 'e',
-  ì: 'i', í: 'i', î: 'i', ï: 'i', ñ: 'n', ò: 'o', ó: 'o', ô: 'o', õ: 'o', ö: 'o', ø: 'o', ù: 'u',
-  ú: 'u', û: 'u', ü: 'u', ý: 'y', ÿ: 'y', ß: 'ss', œ: 'oe',
+const HOST = String.raw`((?:(?:[-\w]+\.)+(?:[a-zA-Z]{2,}|xn--[a-zA-Z0-9]+)|localhost|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}))`;
+const DOMAIN_EXTRACT = new RegExp(
+  String.raw`^(?:(?:https?|ftp):\/\/)?(?:mailto:)?(?:\/\/)?((?:www\.)?(?:(?:[-\w]+\.)+(?:[a-zA-Z]{2,}|xn--[a-zA-Z0-9]+)|localhost|\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}))(?::\d+)?(?:\/[^\s?]*)?(?:\?[^\s#]*)?(?:#[^\s]*)?$`,
+  'i',
+);
+const DOMAIN = new RegExp(
+  String.raw`^(?:www\.)?` + HOST + String.raw`(?::\d+)?(?:\/[^\s?]*)?(?:\?[^\s#]*)?(?:#[^\s]*)?$`,
+  'i',
+);
+const EMAIL =
+  /(([^<>()\[\]\\.,;:\s@"]+(\.[^<>()\[\]\\.,;:\s@"]+)*)|(".+"))@(?<domain>(\[[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}])|(([a-zA-Z\-0-9]+\.)+[a-zA-Z]{2,}))/;
+const URL_BODY =
+  String.raw`(?:(?:https?|ftp):\/\/)(?:www\.)?` + HOST + String.raw`(?::\d+)?(?:\/[^\s?#]*)?(?:\?[^\s#]*)?(?=([^\s]+#.*)?)#?[^\s]*`;
+const URL_EXACT = new RegExp('^' + URL_BODY + '$', 'i');
+const URL_ANYWHERE = new RegExp(URL_BODY, 'i');
+const LETTER = /\p{L}/u;
+const SENTENCE_END = /[!?.]/;
+const SNAKE_DROP = /[\u2000-\u206F\u2E00-\u2E7F\\'!"#$%&()*+,./:;<=>?@[\]^`{|}~]/g;
+const HASHES = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512', 'sha3'];
+const SHA_VARIANTS = {
+  sha1: 'SHA-1',
+  sha224: 'SHA-224',
+  sha256: 'SHA-256',
+  sha384: 'SHA-384',
+  sha512: 'SHA-512',
+  sha3: 'SHA3-512',
 };
+const FALSY = ['false', 'no', '0'];
 
-function utf8ToBinary(s) {
-  return unescape(encodeURIComponent(s));
+// QuickJS has no URL class: the WHATWG parser's pathname for what extractUrlPath sees.
+const URL_PARTS = /^([a-z][a-z0-9+.-]*):(\/\/(?:[^@/?#]*@)?[^/?#]*)?([^?#]*)/i;
+
+function urlPathname(s) {
+  const m = URL_PARTS.exec(s.trim());
+  if (!m) return undefined;
+  const special = /^(https?|ftp|wss?|file)$/i.test(m[1]);
+  if (special && m[2] === undefined) return undefined;
+  if (special && !/^\/\/[^/?#]+/.test(m[2])) return undefined;
+  const path = m[3];
+  return special ? path.replace(/\\/g, '/') || '/' : path;
 }
 
-// QuickJS has no URL class: a small parser for what the extensions need.
-const URL_PARTS = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/?#]*@)?([^/?#:]+)(?::(\d+))?([^?#]*)(\?[^#]*)?(#.*)?$/i;
-
-export function parseUrl(s) {
-  const m = URL_PARTS.exec(String(s).trim());
-  if (!m) return null;
-  return { protocol: m[1].toLowerCase() + ':', hostname: m[2].toLowerCase(), port: m[3] || '', pathname: m[4] || '/', search: m[5] || '', hash: m[6] || '' };
-}
-
-function isUrl(s) {
-  const url = parseUrl(s);
-  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.includes('.');
-}
-
-function toNumber(s) {
-  const value = Number(String(s).replace(/\s/g, ''));
-  if (isNaN(value)) throw new ExpressionExtensionError('cannot convert to number');
-  return value;
-}
-
-function words(s) {
-  return String(s)
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
-}
-
-export function parseDateString(s, opts) {
+/** n8n's `tryToParseDateTime`: ISO, HTTP, RFC 2822, SQL, then `Date.parse`, keeping a given offset. */
+export function parseDateString(value, zone) {
   const { DateTime } = luxon();
+  const s = String(value).trim();
+  const opts = { zone, setZone: true };
   for (const parse of [DateTime.fromISO, DateTime.fromHTTP, DateTime.fromRFC2822, DateTime.fromSQL]) {
-    const dt = parse(s, opts);
+    const dt = parse.call(DateTime, s, opts);
     if (dt.isValid) return dt;
   }
-  const ms = Date.parse(s);
-  if (!isNaN(ms)) return DateTime.fromMillis(ms, opts);
-  return DateTime.invalid('invalid input');
+  const dt = DateTime.fromMillis(Date.parse(s), { zone });
+  if (dt.isValid) return dt;
+  throw new ExpressionExtensionError('Value is not a valid date');
 }
 
-export const stringExtensions = {
-  isEmpty() {
-    return this.length === 0;
+function stripCurrency(s) {
+  return s.replace(CURRENCY, '');
+}
+
+function escapeRegExp(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function sentenceCase(value) {
+  let current = value.slice();
+  let buffer = '';
+  while (LETTER.test(current)) {
+    const at = current.search(LETTER);
+    current = current.slice(0, at) + current[at].toLocaleUpperCase() + current.slice(at + 1).toLocaleLowerCase();
+    const end = current.search(SENTENCE_END);
+    if (end === -1) {
+      buffer += current;
+      current = '';
+      break;
+    }
+    buffer += current.slice(0, end + 1);
+    current = current.slice(end + 1);
+  }
+  return buffer + current;
+}
+
+function removeMarkdown(value) {
+  return value
+    .replace(/^([\s\t]*)([*\-+]|\d\.)\s+/gm, '$1')
+    .replace(/\n={2,}/g, '\n')
+    .replace(/~~/g, '')
+    .replace(/`{3}.*\n/g, '')
+    .replace(/<[\w|\s|=|'|"|:|(|)|,|;|/|0-9|.|-]+[>|\\>]/g, '')
+    .replace(/^[=-]{2,}\s*$/g, '')
+    .replace(/\[\^.+?\](: .*?$)?/g, '')
+    .replace(/\s{0,2}\[.*?\]: .*?$/g, '')
+    .replace(/!\[.*?\][[(].*?[\])]/g, '')
+    .replace(/\[(.*?)\][[(].*?[\])]/g, '$1')
+    .replace(/>/g, '')
+    .replace(/^\s{1,2}\[(.*?)\]: (\S+)( ".*?")?\s*$/g, '')
+    .replace(/^#{1,6}\s*([^#]*)\s*(#{1,6})?/gm, '$1')
+    .replace(/([*_]{1,3})(\S.*?\S)\1/g, '$2')
+    .replace(/(`{3,})(.*?)\1/gm, '$2')
+    .replace(/^-{3,}\s*$/g, '')
+    .replace(/`(.+?)`/g, '$1')
+    .replace(/\n{2,}/g, '\n\n');
+}
+
+function hash(value, algorithm) {
+  const name = algorithm === undefined || algorithm === null ? 'md5' : String(algorithm).toLowerCase();
+  if (name === 'base64') return toBase64(value);
+  if (!HASHES.includes(name)) {
+    throw new ExpressionExtensionError(
+      `Unknown algorithm ${algorithm}. Available algorithms are: ${HASHES.join()}, and Base64.`,
+    );
+  }
+  const { extras } = luxon();
+  if (name === 'md5') return extras.md5(value);
+  return new extras.JsSha(SHA_VARIANTS[name], 'TEXT').update(value).getHash('HEX');
+}
+
+function toNumberOrThrow(value, convert, message) {
+  const n = convert(value);
+  if (isNaN(n)) throw new ExpressionExtensionError(message);
+  return n;
+}
+
+function toInt(value, radix) {
+  return toNumberOrThrow(value, (s) => parseInt(stripCurrency(s), radix), 'cannot convert to integer');
+}
+
+function toFloat(value) {
+  if (value.includes(',')) throw new ExpressionExtensionError('cannot convert to float, expected . as decimal separator');
+  return toNumberOrThrow(value, (s) => parseFloat(stripCurrency(s)), 'cannot convert to float');
+}
+
+function toNumber(value) {
+  return toNumberOrThrow(value, (s) => Number(stripCurrency(s)), 'cannot convert to number');
+}
+
+function isEmail(value) {
+  return EMAIL.test(value) && !value.includes(' ');
+}
+
+function toDateTime(value, format) {
+  try {
+    if (format) {
+      if (['ms', 's', 'us', 'excel'].includes(format)) return numberToDateTime(Number(value), [format]);
+      return luxon().DateTime.fromFormat(value, format);
+    }
+    return parseDateString(value);
+  } catch (e) {
+    if (e instanceof ExpressionExtensionError || e instanceof TypeError) {
+      throw new ExpressionExtensionError('cannot convert to Luxon DateTime');
+    }
+    throw e;
+  }
+}
+
+function toDate(value) {
+  const date = new Date(Date.parse(value));
+  if (isNaN(date.getTime())) throw new ExpressionExtensionError('cannot convert to date');
+  if (!/:/.test(value)) date.setHours(0, 0, 0);
+  return date;
+}
+
+function parseJson(value) {
+  try {
+    return JSON.parse(value);
+  } catch {
+    if (value.includes("'")) throw new ExpressionExtensionError("Parsing failed. Check you're using double quotes");
+    throw new ExpressionExtensionError('Parsing failed');
+  }
+}
+
+/** The functions by name, each `(value, ...args)` with `value` a primitive string. */
+const functions = {
+  hash,
+  removeMarkdown,
+  removeTags: (v) => v.replace(/<[^>]*>?/gm, ''),
+  toDate,
+  toDateTime,
+  toBoolean: (v) => {
+    const s = v.toLowerCase();
+    return s.length > 0 && !FALSY.includes(s);
   },
-  isNotEmpty() {
-    return this.length > 0;
-  },
-  isBlank() {
-    return this.trim().length === 0;
-  },
-  isEmail() {
-    const s = String(this);
-    return EMAIL.test(s) && EMAIL.exec(s)[0] === s;
-  },
-  isUrl() {
-    return isUrl(String(this));
-  },
-  isDomain() {
-    return DOMAIN.test(String(this));
-  },
-  isNumeric() {
-    const s = String(this).trim();
-    return s !== '' && !isNaN(Number(s)) && !isNaN(parseFloat(s));
-  },
-  extractEmail() {
-    const m = EMAIL.exec(String(this));
+  toDecimalNumber: toFloat,
+  toNumber,
+  toFloat,
+  toInt,
+  toWholeNumber: toInt,
+  toSentenceCase: sentenceCase,
+  toSnakeCase: (v) => v.toLocaleLowerCase().replace(/[ -]/g, '_').replace(SNAKE_DROP, ''),
+  toTitleCase: (v) => titleCase(v),
+  urlDecode: (v, entire = false) => (entire ? decodeURI(v) : decodeURIComponent(v)),
+  urlEncode: (v, entire = false) => (entire ? encodeURI(v) : encodeURIComponent(v)),
+  quote: (v, mark = '"') => `${mark}${v.replace(/\\/g, '\\\\').split(mark).join(`\\${mark}`)}${mark}`,
+  replaceSpecialChars: (v) => luxon().extras.transliterate(v, { unknown: '?' }),
+  length: (v) => v.length,
+  isDomain: (v) => DOMAIN.test(v),
+  isEmail,
+  isNumeric: (v) => !v.includes(' ') && !isNaN(v) && !isNaN(parseFloat(v)),
+  isUrl: (v) => URL_EXACT.test(v),
+  isEmpty: (v) => v === '',
+  isNotEmpty: (v) => v !== '',
+  toJsonString: (v) => JSON.stringify(v),
+  extractEmail: (v) => {
+    const m = EMAIL.exec(v);
     return m ? m[0] : undefined;
   },
-  extractUrl() {
-    const m = URL_RE.exec(String(this));
-    return m ? m[0] : undefined;
-  },
-  extractDomain() {
-    const s = String(this);
-    if (EMAIL.test(s) && s.includes('@')) return s.split('@').pop().replace(/>.*$/, '');
-    const url = parseUrl(s);
-    if (url !== null) return url.hostname;
-    const m = DOMAIN.exec(s);
+  extractDomain: (v) => {
+    if (isEmail(v)) return EMAIL.exec(v)?.groups?.domain;
+    const m = v.match(DOMAIN_EXTRACT);
     return m ? m[1] : undefined;
   },
-  extractUrlPath() {
-    const url = parseUrl(String(this));
-    return url === null ? undefined : url.pathname;
+  extractUrl: (v) => {
+    const m = URL_ANYWHERE.exec(v);
+    return m ? m[0] : undefined;
   },
-  removeTags() {
-    return String(this).replace(/<[^>]*>?/gm, '');
-  },
-  removeMarkdown() {
-    return String(this)
-      .replace(/^#{1,6}\s*/gm, '')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/(\*\*|__)(.*?)\1/g, '$2')
-      .replace(/(\*|_)(.*?)\1/g, '$2')
-      .replace(/~~(.*?)~~/g, '$1')
-      .replace(/`{1,3}([^`]*)`{1,3}/g, '$1')
-      .replace(/^\s*>\s?/gm, '')
-      .replace(/^\s*[-*+]\s+/gm, '');
-  },
-  replaceSpecialChars() {
-    return String(this).replace(/[^\u0000-\u007E]/g, (c) => CHAR_MAP[c] ?? CHAR_MAP[c.toLowerCase()]?.toUpperCase() ?? c);
-  },
-  quote(mark = '"') {
-    return `${mark}${String(this).replace(new RegExp(mark, 'g'), '\\' + mark)}${mark}`;
-  },
-  urlEncode(entireString = false) {
-    return entireString ? encodeURI(String(this)) : encodeURIComponent(String(this));
-  },
-  urlDecode(entireString = false) {
-    return entireString ? decodeURI(String(this)) : decodeURIComponent(String(this));
-  },
-  base64Encode() {
-    return btoa(utf8ToBinary(String(this)));
-  },
-  base64Decode() {
-    return decodeURIComponent(escape(atob(String(this))));
-  },
-  parseJson() {
-    try {
-      return JSON.parse(String(this));
-    } catch {
-      throw new ExpressionExtensionError('could not parse JSON');
-    }
-  },
-  toJsonString() {
-    return JSON.stringify(String(this));
-  },
-  toBoolean() {
-    const s = String(this).trim().toLowerCase();
-    return !['', 'false', 'no', '0', 'n', 'off', 'f'].includes(s);
-  },
-  toNumber() {
-    return toNumber(this);
-  },
-  toFloat() {
-    return toNumber(this);
-  },
-  toDecimalNumber() {
-    return toNumber(this);
-  },
-  toInt() {
-    const n = parseInt(String(this).replace(/\s/g, ''), 10);
-    if (isNaN(n)) throw new ExpressionExtensionError('cannot convert to integer');
-    return n;
-  },
-  toWholeNumber() {
-    return stringExtensions.toInt.call(this);
-  },
-  toDateTime(format) {
-    const s = String(this);
-    const dt = format ? luxon().DateTime.fromFormat(s, format) : parseDateString(s);
-    if (!dt.isValid) throw new ExpressionExtensionError('cannot convert to Luxon DateTime');
-    return dt;
-  },
-  toDate() {
-    const d = new Date(String(this));
-    if (isNaN(d.getTime())) throw new ExpressionExtensionError('cannot convert to date');
-    return d;
-  },
-  toTitleCase() {
-    return String(this)
-      .split(/(\s+)/)
-      .map((w, i, all) => {
-        if (/^\s+$/.test(w) || w === '') return w;
-        if (i !== 0 && i !== all.length - 1 && SMALL_WORDS.test(w)) return w.toLowerCase();
-        return w.charAt(0).toUpperCase() + w.slice(1).toLowerCase();
-      })
-      .join('');
-  },
-  toSentenceCase() {
-    const s = String(this).toLowerCase();
-    return s.replace(/(^\s*\p{L}|[.!?]\s+\p{L})/gu, (m) => m.toUpperCase());
-  },
-  toSnakeCase() {
-    return words(this).map((w) => w.toLowerCase()).join('_');
-  },
-  toCamelCase() {
-    return words(this)
-      .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
-      .join('');
-  },
-  toKebabCase() {
-    return words(this).map((w) => w.toLowerCase()).join('-');
-  },
+  extractUrlPath: (v) => urlPathname(v),
+  parseJson,
+  base64Encode: (v) => toBase64(v),
+  base64Decode: (v) => fromBase64(v),
 };
+
+/** n8n's calling convention: `(value, args)`. */
+export const stringFunctions = Object.fromEntries(
+  Object.entries(functions).map(([name, fn]) => [name, (value, args) => fn(value, ...args)]),
+);

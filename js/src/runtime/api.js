@@ -2,8 +2,6 @@
 import { NeedSignal, S, WeftExpressionError, resetSession } from './state.js';
 import { applySessionSettings } from './globals.js';
 import { L, installLuxon, isDateTime, removeTraps } from './luxon.js';
-import { define } from '../extensions/index.js';
-import { installDateTimeExtensions } from '../extensions/date.js';
 
 const SEP = '\u0001';
 const MARK = '\ufdd0';
@@ -195,7 +193,7 @@ export const api = {
   },
   removeTraps,
   installLuxon(lib) {
-    installLuxon(lib, (DateTime) => installDateTimeExtensions(define, DateTime));
+    installLuxon(lib);
   },
   wrap,
   str,

@@ -8,7 +8,7 @@
 import { S, need } from './state.js';
 
 /** The Luxon classes once the bundle is loaded (all null before). */
-export const L = { DateTime: null, Duration: null, Interval: null, Settings: null };
+export const L = { DateTime: null, Duration: null, Interval: null, Settings: null, extras: null };
 
 const GLOBALS = ['DateTime', 'Duration', 'Interval', 'Intl'];
 // The built-in methods the Intl polyfills replace (BigInt's is added, it does not exist natively).
@@ -81,14 +81,13 @@ export function removeTraps() {
 }
 
 /** Called by the Luxon bundle once the polyfills and Luxon are evaluated. */
-export function installLuxon(lib, extendDateTime) {
+export function installLuxon(lib) {
   Object.assign(L, lib);
   for (const name of ['DateTime', 'Duration', 'Interval']) {
     if (!Object.prototype.hasOwnProperty.call(globalThis, name)) {
       Object.defineProperty(globalThis, name, { value: lib[name], writable: true, configurable: true, enumerable: false });
     }
   }
-  extendDateTime(lib.DateTime);
   L.Settings.throwOnInvalid = false;
   applyLuxonSettings();
 }

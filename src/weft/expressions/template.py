@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
+from weft.expressions.extend import rewrite_calls
+
 
 @dataclass(frozen=True, slots=True)
 class Segment:
@@ -63,7 +65,7 @@ def _segment_js(segment: Segment) -> str:
     if not segment.code:
         return "undefined"
     # Newlines let a trailing `// comment` in the segment end before the closing parenthesis.
-    return f"(\n{segment.code}\n)"
+    return f"(\n{rewrite_calls(segment.code)}\n)"
 
 
 @lru_cache(maxsize=8192)
