@@ -2,6 +2,7 @@
 import { NeedSignal, S, WeftExpressionError, resetSession } from './state.js';
 import { applySessionSettings } from './globals.js';
 import { L, installLuxon, isDateTime, removeTraps } from './luxon.js';
+import { ExpressionExtensionError } from '../extensions/errors.js';
 
 const SEP = '\u0001';
 const MARK = '\ufdd0';
@@ -66,8 +67,28 @@ function out(v) {
       return v.toString();
     default:
       if (v === null) return null;
+      // An invalid DateTime has no JSON (null); n8n's fields get its text.
+      if (isDateTime(v) && !v.isValid) return v.toString();
       return tagged('O', JSON.stringify(v));
   }
+}
+
+/**
+ * n8n's evaluator (Tournament) catches every error of a `{{ }}` segment and keeps only n8n's own expression
+ * errors: a TypeError or a user's `throw` makes the segment `undefined`. The host's needs and QuickJS's own
+ * failures (out of memory, stack overflow) are not swallowed either.
+ */
+function swallowed(e) {
+  if (S.need !== null || e instanceof NeedSignal) return false;
+  if (e instanceof WeftExpressionError || e instanceof ExpressionExtensionError) return false;
+  // Weft keeps QuickJS's stack overflow (a RangeError) an error: a silent null hides an endless recursion.
+  if (e instanceof RangeError && /stack overflow|call stack/.test(e.message)) return false;
+  return !(typeof InternalError === 'function' && e instanceof InternalError);
+}
+
+/** A segment of a mixed template failed: rethrow unless n8n would swallow the error (see `swallowed`). */
+function segmentError(e) {
+  if (!swallowed(e)) throw e;
 }
 
 /** Wrap a compiled expression body into `(itemIndex) => encoded result`. */
@@ -79,7 +100,7 @@ function wrap(fn) {
     try {
       v = fn();
     } catch (e) {
-      return errorOut(e);
+      if (!swallowed(e)) return errorOut(e);
     }
     if (S.need !== null) return needOut();
     try {
@@ -197,6 +218,7 @@ export const api = {
   },
   wrap,
   str,
+  seg: segmentError,
   codeStart,
   codeFinish,
 };

@@ -47,18 +47,18 @@ class Template:
     def to_js(self) -> str:
         """JavaScript source of a function that evaluates the template, wrapped by the runtime's ``wrap``."""
         if self.is_single:
-            body = _segment_js(self.parts[0])  # type: ignore[arg-type]
+            body = f"return {_segment_js(self.parts[0])};"  # type: ignore[arg-type]
         else:
-            pieces = []
+            # Each segment on its own: a segment that fails as n8n swallows renders as "" (__weft.seg rethrows
+            # the others), as n8n's evaluator wraps every `{{ }}` in its own try/catch.
+            pieces = ['var r="";']
             for part in self.parts:
                 if isinstance(part, Segment):
-                    pieces.append(f"__s({_segment_js(part)})")
+                    pieces.append(f"try{{r+=__s({_segment_js(part)})}}catch(e){{__c(e)}}")
                 elif part:
-                    pieces.append(json.dumps(part))
-            body = "+".join(pieces) or '""'
-            if not any(isinstance(p, str) and p for p in self.parts):
-                body = '""+' + body
-        return f"(function(){{var __s=__weft.str;return __weft.wrap(function(){{return {body};}});}})()"
+                    pieces.append(f"r+={json.dumps(part)};")
+            body = "".join(pieces) + "return r;"
+        return f"(function(){{var __s=__weft.str,__c=__weft.seg;return __weft.wrap(function(){{{body}}});}})()"
 
 
 def _segment_js(segment: Segment) -> str:
