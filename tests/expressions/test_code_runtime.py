@@ -95,7 +95,7 @@ def test_error_each_item_has_line_and_item() -> None:
     ctx = make_context(connection_input=[{"json": {"country": "US"}}, {"json": {"country": "DE"}}])
     with pytest.raises(NodeOperationError) as info:
         run_code_for_item(code, ctx, 0)
-    assert info.value.message == "This is an error [line 5, for item 0]"
+    assert info.value.message == "This is an error [line 5]"  # n8n names no item (recorded: c019)
     assert run_code_for_item(code, ctx, 1).items == [{"json": {"country": "DE"}, "pairedItem": {"item": 1}}]
 
 
@@ -124,7 +124,8 @@ def test_each_item_null_drops_the_item() -> None:
 
 
 def test_each_item_array_is_refused() -> None:
-    with pytest.raises(NodeOperationError, match="Code doesn't return a single object"):
+    # n8n wraps the array as the item's json, then refuses it (recorded: c011)
+    with pytest.raises(NodeOperationError, match="A 'json' property isn't an object \\[item 0\\]"):
         run_code_for_item("return [{}];", make_context(), 0)
 
 
@@ -133,10 +134,11 @@ def test_each_item_array_is_refused() -> None:
     [
         ("return;", "Code doesn't return items properly"),
         ("return 5;", "Code doesn't return items properly"),
-        ("return [1];", "Code doesn't return an object [item 0]"),
+        ("return [1];", "Code doesn't return items properly"),
         ("return [{json: 1}];", "A 'json' property isn't an object [item 0]"),
-        ("return [{json: {}, foo: 1}];", "Unknown top-level item key: foo [item 0]"),
-        ("return [{json: {}}, {a: 1}];", "Inconsistent item format"),
+        ("return [{json: {}, foo: 1}];", "Invalid output format [item 0]"),
+        ("return [{json: {}}, {a: 1}];", "Unknown top-level item key: a [item 1]"),
+        ("return [{json: {}}, {binary: {}}];", "Inconsistent item format"),
     ],
 )
 def test_bad_results(code: str, message: str) -> None:
@@ -199,14 +201,14 @@ def test_node_each_item_continue_on_fail() -> None:
     assert out == [
         [
             {"json": {"ok": "Ada"}, "pairedItem": {"item": 0}},
-            {"json": {"error": "bad [line 1, for item 1]"}, "pairedItem": {"item": 1}},
+            {"json": {"error": "bad [line 1]"}, "pairedItem": {"item": 1}},
             {"json": {"ok": "Cy"}, "pairedItem": {"item": 2}},
         ]
     ]
 
 
 def test_node_each_item_error_stops() -> None:
-    with pytest.raises(NodeOperationError, match=r"bad \[line 1, for item 1\]"):
+    with pytest.raises(NodeOperationError, match=r"bad \[line 1\]$"):
         _execute({"mode": "runOnceForEachItem", "jsCode": "if ($itemIndex === 1) throw new Error('bad');\nreturn {};"})
 
 

@@ -3,11 +3,12 @@
 The user's code becomes the body of an async function that sees the same ``$``-variables as expressions
 (``$input``, ``$json``, ``$('Node')`` …) plus ``items`` (all input items), ``item`` (per-item mode) and a
 ``console`` whose output is captured. Errors read as n8n's: ``"<message> [line N]"`` when running once for
-all items, ``"<message> [line N, for item I]"`` when running once per item.
+all items and when running once per item alike (n8n's task runner).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ import _quickjs
 from weft.errors import ExpressionError, NodeOperationError
 from weft.expressions.context import ExpressionContext
 from weft.expressions.evaluator import run_with_data
-from weft.expressions.normalize import normalize_all_items, normalize_one_item
+from weft.expressions.normalize import UNDEFINED, normalize_all_items, normalize_one_item
 from weft.expressions.runtime import CODE_LINE_OFFSET, JsRuntime, discard_runtime, get_runtime
 from weft.workflow import Item
 
@@ -42,24 +43,35 @@ class _CodeFailure(Exception):
         self.error = error
 
 
+#: A thrown value that is not an Error, as n8n's task runner words it: an error-like object's ``message``,
+#: else the value as JSON; either way without a stack, so without a line number.
+_NON_ERROR = (
+    "function(e){if (e instanceof Error) throw e;"
+    "var m = e !== null && typeof e === 'object' && typeof e.message === 'string' ? e.message : JSON.stringify(e);"
+    "var x = new Error(m === undefined || m === '' ? 'Unknown error' : m); x.stack = ''; throw x;}"
+)
+
+
 def _source(code: str) -> str:
+    """The user's code as the body of an inner async function, as n8n's ``VmCodeWrapper``: the code may
+    redeclare ``items``, ``$json`` … (``const items = …``), and ``undefined`` is told apart from ``null``.
+    Everything before the code sits on line 1, so the code starts on line ``CODE_LINE_OFFSET + 1``."""
     newlines = "\n" * CODE_LINE_OFFSET
-    return f"(function(){{return async function(console, items, item){{{newlines}{code}\n}};}})()"
+    return (
+        "(function(){return async function(console, items, item){"
+        f"const r = await (async () => {{{newlines}{code}\n}})().catch({_NON_ERROR});"
+        f"return r === undefined ? {json.dumps(UNDEFINED)} : r;}};}})()"
+    )
 
 
 def _compile(runtime: JsRuntime, code: str, ctx: ExpressionContext) -> Any:
+    """Compile the code; a syntax error reads as n8n's: its message only (the VM gives it no stack frame)."""
     try:
         return runtime.function(_source(code))
     except _quickjs.JSException as exc:
         text = str(exc).strip()
         first = text.splitlines()[0] if text else "SyntaxError: invalid code"
-        line = _line_of(text)
-        where = f" [line {line}]" if line is not None else ""
-        raise NodeOperationError(
-            ctx.node_name,
-            f"{first.split(': ', 1)[-1]}{where}",
-            description="SyntaxError",
-        ) from None
+        raise NodeOperationError(ctx.node_name, first.split(": ", 1)[-1].strip(), description="SyntaxError") from None
 
 
 def _line_of(stack: str) -> int | None:
@@ -100,7 +112,8 @@ def _timeout_marker() -> str:
 
 
 def _node_error(ctx: ExpressionContext, failure: _CodeFailure, item_index: int | None) -> NodeOperationError:
-    """n8n's ``ExecutionError`` wording: ``<details> [line N]`` / ``[line N, for item I]``."""
+    """n8n 2.41's ``ExecutionError`` wording, ``<details> [line N]``, in both modes (the task runner words the
+    error before it knows the item)."""
     err = failure.error
     if err.message in ("interrupted", "Expression timed out"):
         return NodeOperationError(
@@ -114,31 +127,33 @@ def _node_error(ctx: ExpressionContext, failure: _CodeFailure, item_index: int |
         return NodeOperationError(
             ctx.node_name, "Code exceeded memory limit", description=err.description, item_index=item_index
         )
-    stack = getattr(err, "js_stack", "") or ""
-    line = _line_of(stack)
+    line = _line_of(getattr(err, "js_stack", "") or "")
     details, kind = _details_and_type(err)
-    if line is None:
-        suffix = "" if item_index is None else f" [item {item_index}]"
-    elif item_index is None:
-        suffix = f" [line {line}]"
-    else:
-        suffix = f" [line {line}, for item {item_index}]"
+    display = "" if line is None else f"[line {line}]"
     return NodeOperationError(
         ctx.node_name,
-        f"{details}{suffix}",
-        description=err.description or kind,
+        f"{details} {display}".strip(),
+        description=kind,
         item_index=item_index,
         run_index=ctx.run_index,
     )
 
 
+_HEADER = re.compile(r"^(\S.*?): (.+)$")
+
+
 def _details_and_type(err: ExpressionError) -> tuple[str, str | None]:
+    """n8n's ``ExecutionError``: the details and type from the stack's ``<Type>: <message>`` header row."""
     name = getattr(err, "js_name", None) or "Error"
-    row = f"{name}: {err.message.splitlines()[0] if err.message else ''}"
-    parts = [p.strip() for p in reversed(row.split(":"))]
-    details = parts[0] or "Unknown error"
-    kind = parts[1] if len(parts) > 1 and parts[1] != "Error" else None
-    return details, kind
+    message = err.message
+    if name == "SyntaxError" and message == "invalid syntax" and err.description:
+        message = err.description  # the sandbox rewords runtime syntax errors for expressions
+    first = message.splitlines()[0] if message else ""
+    match = _HEADER.match(f"{name}: {first}")
+    if match is None or not match.group(2).strip():
+        return message or "Unknown error", None
+    kind = match.group(1)
+    return match.group(2).strip(), None if kind.lower() == "error" else kind
 
 
 def run_code(code: str, ctx: ExpressionContext) -> CodeResult:
