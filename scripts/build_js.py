@@ -6,7 +6,8 @@ jmespath, esbuild) and Weft's own sources under ``js/src/``. This script runs ``
 changed and bundles, with esbuild, into ``src/weft/expressions/_js/`` (build products, git-ignored):
 
 * ``runtime.js`` from ``js/src/index.js``: the core every context loads (``$``-variables, extensions, jmespath);
-* ``luxon.js`` from ``js/src/luxon/index.js``: the Intl polyfill and Luxon, loaded on first use.
+* ``luxon.js`` from ``js/src/luxon/index.js``: the Intl polyfill and Luxon, loaded on first use;
+* ``locale-<tag>.js`` from ``js/src/locales/<tag>.js``: one locale's Intl data, loaded when first asked for.
 
 It is idempotent: when nothing changed since the last build it returns at once.
 
@@ -26,8 +27,14 @@ JS = ROOT / "js"
 OUT_DIR = ROOT / "src" / "weft" / "expressions" / "_js"
 OUT = OUT_DIR / "runtime.js"
 LUXON_OUT = OUT_DIR / "luxon.js"
-#: Output name → entry point (esbuild's ``name=entry`` syntax builds both in one run).
-ENTRIES = {OUT: "src/index.js", LUXON_OUT: "src/luxon/index.js"}
+#: Locale data bundles, one per locale (``js/src/locales/<tag>.js``), loaded on demand into a context.
+LOCALES = sorted(p.stem for p in (JS / "src" / "locales").glob("*.js"))
+#: Output name → entry point (esbuild's ``name=entry`` syntax builds them all in one run).
+ENTRIES = {
+    OUT: "src/index.js",
+    LUXON_OUT: "src/luxon/index.js",
+    **{OUT_DIR / f"locale-{tag}.js": f"src/locales/{tag}.js" for tag in LOCALES},
+}
 STAMP_PREFIX = "// weft-js-build "
 ESBUILD_ARGS = ["--bundle", "--format=iife", "--target=es2022", "--minify", "--charset=utf8"]
 

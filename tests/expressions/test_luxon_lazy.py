@@ -41,3 +41,19 @@ def test_the_sandbox_asks_for_luxon_when_the_scan_misses_it(expression: str, mon
 def test_plain_expressions_do_not_load_luxon() -> None:
     assert not runtime.needs_luxon("$json.a + 1")
     assert runtime.needs_luxon("DateTime.now()")
+
+
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [
+        ("={{ (1234567.891).format('de-DE') }}", "1.234.567,891"),
+        (
+            "={{ DateTime.fromISO('2024-03-15', {zone: 'UTC'}).setLocale('fr').toFormat('cccc d LLLL') }}",
+            "vendredi 15 mars",
+        ),
+        ("={{ (1234.5).toLocaleString('en-GB', {style: 'currency', currency: 'GBP'}) }}", "£1,234.50"),
+        ("={{ (1234.5).format('xx-YY') }}", "1,234.5"),  # no data for the locale: English, as n8n's ICU falls back
+    ],
+)
+def test_locale_data_loads_on_demand(expression: str, value: str) -> None:
+    assert _in_fresh_thread(expression) == value

@@ -11,9 +11,11 @@ import '@formatjs/intl-datetimeformat/polyfill-force.js';
 import '@formatjs/intl-datetimeformat/locale-data/en.js';
 import '@formatjs/intl-datetimeformat/add-all-tz.js';
 import { DateTime, Duration, Interval, Settings } from 'luxon';
+import { installLocaleTraps } from './locales.js';
 // Helpers of the string extensions hash() and replaceSpecialChars(), too big for the core bundle.
 import JsSha from 'jssha';
 import md5 from 'md5';
 import { transliterate } from 'transliteration';
 
+installLocaleTraps();
 globalThis.__weft.installLuxon({ DateTime, Duration, Interval, Settings, extras: { JsSha, md5, transliterate } });

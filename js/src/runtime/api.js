@@ -1,5 +1,5 @@
 // The surface Python calls: sessions, data injection, running compiled expressions and Code.
-import { NeedSignal, S, WeftExpressionError, resetSession } from './state.js';
+import { NeedSignal, S, WeftExpressionError, need, resetSession } from './state.js';
 import { applySessionSettings } from './globals.js';
 import { L, installLuxon, isDateTime, removeTraps } from './luxon.js';
 import { ExpressionExtensionError } from '../extensions/errors.js';
@@ -213,6 +213,9 @@ export const api = {
     S.env = env;
   },
   removeTraps,
+  needLocale(tag) {
+    need(['locale', tag]);
+  },
   installLuxon(lib) {
     installLuxon(lib);
   },

@@ -57,6 +57,8 @@ _LUXON_WORDS = re.compile(
     r"|isInLast|isWeekend|isDst|diffTo|plus|minus"
 )
 
+_LOCALE_TAG = re.compile(r"[a-z]{2,3}(?:-[A-Z]{2})?")
+
 _sources: dict[Path, str] = {}
 _bundle_lock = threading.Lock()
 
@@ -129,14 +131,23 @@ class JsRuntime:
         """Evaluate the Luxon bundle in this context (once), outside the limits of an evaluation."""
         if self.luxon_loaded:
             return
+        self._eval_unlimited(luxon_source())
+        self.luxon_loaded = True
+
+    def load_locale(self, tag: str) -> None:
+        """Evaluate the Intl data of locale ``tag`` (``js/src/luxon/locales.js`` asks for it once per context)."""
+        if not _LOCALE_TAG.fullmatch(tag):
+            raise ConfigurationError(f"The expression runtime asked for a bad locale bundle {tag!r}.")
+        self._eval_unlimited(_read_bundle(BUNDLE.with_name(f"locale-{tag}.js")))
+
+    def _eval_unlimited(self, source: str) -> None:
         self.context.set_time_limit(-1)
         self.context.set_memory_limit(-1)
         try:
-            self.context.eval(luxon_source())
+            self.context.eval(source)
         finally:
             self.context.set_memory_limit(self.limits.memory_bytes)
             self.context.set_time_limit(self.limits.time_s)
-        self.luxon_loaded = True
 
     def to_js(self, json_text: str) -> JsObject:
         """A JavaScript value parsed from JSON text."""

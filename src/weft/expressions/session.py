@@ -93,6 +93,8 @@ class Session:
             api["setEnv"](self.runtime.to_js(_dumps(env)))
         elif kind == "luxon":  # a Luxon or Intl trap was reached: load the second bundle
             self.runtime.load_luxon()
+        elif kind == "locale":  # Intl was given a locale whose data is not loaded yet
+            self.runtime.load_locale(request[1])
 
     def _load_run(self, name: str, branch: Any, run: int) -> None:
         try:

@@ -1,0 +1,4 @@
+// Locale bundle ko (loaded on demand, see ../luxon/locales.js).
+import '@formatjs/intl-pluralrules/locale-data/ko.js';
+import '@formatjs/intl-numberformat/locale-data/ko.js';
+import '@formatjs/intl-datetimeformat/locale-data/ko.js';
