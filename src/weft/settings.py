@@ -56,6 +56,22 @@ class Settings:
     block_env_access_in_node: bool = True
     """``WEFT_BLOCK_ENV_ACCESS_IN_NODE``: when true, expressions and Code nodes cannot read ``$env``."""
 
+    payload_size_max: float = 16
+    """``WEFT_PAYLOAD_SIZE_MAX``: the largest request body accepted, in MiB (n8n's ``N8N_PAYLOAD_SIZE_MAX``, 16)."""
+    json_depth_max: int = 900
+    """``WEFT_JSON_DEPTH_MAX``: the deepest nesting of arrays and objects accepted in a JSON body or file."""
+    session_duration_hours: float = 168
+    """``WEFT_SESSION_DURATION_HOURS``: how long a login lasts (n8n's ``N8N_USER_MANAGEMENT_JWT_DURATION_HOURS``)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """``WEFT_ALLOWED_HOSTS`` (comma-separated): ``Host`` header values accepted besides the public URL's host,
+    ``localhost``, ``127.0.0.1`` and ``[::1]``; ``*`` accepts any (behind a proxy that checks it)."""
+    secure_cookie: bool = False
+    """``WEFT_SECURE_COOKIE``: mark the session cookie ``Secure`` (set it when the public URL is https)."""
+
+    @property
+    def payload_size_max_bytes(self) -> int:
+        return int(self.payload_size_max * 1024 * 1024)
+
     def __post_init__(self) -> None:
         if not self.database_url:
             object.__setattr__(self, "database_url", f"sqlite:///{self.user_folder / 'database.sqlite'}")
@@ -80,6 +96,11 @@ class Settings:
             save_manual_executions=_bool(env, "WEFT_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS", True),
             execution_timeout=_timeout(env, "WEFT_EXECUTION_TIMEOUT"),
             block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
+            payload_size_max=_positive(env, "WEFT_PAYLOAD_SIZE_MAX", 16),
+            json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),
+            session_duration_hours=_positive(env, "WEFT_SESSION_DURATION_HOURS", 168),
+            allowed_hosts=tuple(h.strip().lower() for h in env.get("WEFT_ALLOWED_HOSTS", "").split(",") if h.strip()),
+            secure_cookie=_bool(env, "WEFT_SECURE_COOKIE", _url(env.get("WEFT_PUBLIC_URL", "")).startswith("https:")),
         )
 
 
@@ -123,6 +144,19 @@ def _timeout(env: Mapping[str, str], name: str) -> float | None:
     except ValueError:
         raise ConfigurationError(f"{name}={raw!r} is not a number of seconds; use -1 for no timeout.") from None
     return None if value <= 0 else value
+
+
+def _positive(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise ConfigurationError(f"{name}={raw!r} is not a positive number; set it to e.g. {default:g}.")
+    return value
 
 
 def _url(raw: str) -> str:

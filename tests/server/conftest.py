@@ -91,6 +91,19 @@ class LiveServer:
         return wait_for(lambda: (e := self.execution(execution_id))["status"] == status and e)  # type: ignore[no-any-return]
 
 
+OWNER = {"email": "owner@example.com", "firstName": "Ada", "lastName": "Owner", "password": "Passw0rd-long"}
+
+
+def log_in(client: httpx.Client) -> httpx.Client:
+    """Set up the instance owner (on a fresh instance) or log in as it: the client then holds the session cookie."""
+    response = client.post("/rest/owner/setup", json=OWNER)
+    if response.status_code != 200:
+        response = client.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"],
+                                                     "password": OWNER["password"]})
+    assert response.status_code == 200, response.text
+    return client
+
+
 def _serve(settings: Settings, port: int) -> tuple[uvicorn.Server, threading.Thread]:
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
@@ -115,6 +128,7 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     )
     server, thread = _serve(settings, port)
     with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
+        log_in(client)
         yield LiveServer(url=url, settings=settings, server=server, client=client)
     server.should_exit = True
     thread.join(TIMEOUT)

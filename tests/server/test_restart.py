@@ -17,7 +17,7 @@ import pytest
 from weft.services.import_export import open_store
 from weft.settings import Settings
 
-from .conftest import BACKENDS, TIMEOUT, database_url, example_workflow, free_port, unique_path, wait_for
+from .conftest import BACKENDS, TIMEOUT, database_url, example_workflow, free_port, log_in, unique_path, wait_for
 
 
 class WeftProcess:
@@ -67,7 +67,7 @@ def _settings(process: WeftProcess) -> Settings:
 def test_a_wait_survives_a_restart(weft_process: WeftProcess) -> None:
     path = unique_path("restart")
     weft_process.start()
-    client = httpx.Client(base_url=weft_process.url, timeout=TIMEOUT)
+    client = log_in(httpx.Client(base_url=weft_process.url, timeout=TIMEOUT))
     data: dict[str, Any] = example_workflow("wait_approval.json", path)
     assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
     info = client.post(f"/webhook/{path}", json={"request": "restart"}).json()
@@ -101,6 +101,7 @@ def test_two_worker_processes_share_the_instance(weft_process: WeftProcess) -> N
     path = unique_path("workers")
     weft_process.start()
     with httpx.Client(base_url=weft_process.url, timeout=TIMEOUT) as client:
+        log_in(client)
         data = example_workflow("webhook_set_respond.json", path)
         assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
         # the other worker learns about the activation from the database

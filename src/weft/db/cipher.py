@@ -8,6 +8,7 @@ from it with SHA-256, so n8n-style keys (24 random bytes in base64) work unchang
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from cryptography.fernet import Fernet
 
 
+from weft.db.files import private_folder
 from weft.errors import ConfigurationError
 
 CONFIG_FILE = "config"
@@ -84,6 +86,8 @@ def load_encryption_key(user_folder: Path, env_key: str | None = None) -> str:
             )
         return env_key
     if stored is not None:
+        with contextlib.suppress(PermissionError):
+            os.chmod(path, 0o600)
         return stored
     return _write_key(path, base64.b64encode(secrets.token_bytes(24)).decode("ascii"))
 
@@ -107,7 +111,7 @@ def _read_key(path: Path) -> str | None:
 
 def _write_key(path: Path, key: str) -> str:
     """Create the config file holding ``key``, unless another process won the race: return the file's key."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as file:

@@ -17,6 +17,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from weft.db.files import private_file, private_folder
 from weft.db.migrate import upgrade_database
 from weft.errors import ConfigurationError
 
@@ -51,8 +52,11 @@ def create_db_engine(url: str, *, echo: bool = False) -> Engine:
         # No pool_pre_ping: it costs a round trip per transaction on the execution hot path;
         # connections older than pool_recycle seconds are replaced instead.
         return create_engine(parsed, echo=echo, pool_size=10, max_overflow=20, pool_recycle=1800)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    if parsed.database and parsed.database != ":memory:" and not parsed.database.startswith("file:"):
+        database = Path(parsed.database).expanduser()
+        if not database.parent.exists():
+            private_folder(database.parent)
+        private_file(database)
     engine = create_engine(parsed, echo=echo)
     event.listen(engine, "connect", _configure_sqlite)
     return engine

@@ -166,15 +166,85 @@ class ChatMemoryEntity(Base):
     message: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
+class UserEntity(Base):
+    """A user (n8n's ``user``): the instance owner; ``password`` is a bcrypt hash, never the password."""
+
+    __tablename__ = "user"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    email: Mapped[str] = mapped_column(String(255), unique=True)
+    first_name: Mapped[str] = mapped_column(String(32))
+    last_name: Mapped[str] = mapped_column(String(32))
+    password: Mapped[str | None] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(64))
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class AuthSessionEntity(Base):
+    """A login session: ``id`` is the SHA-256 of the cookie's random token, so the table holds no usable token."""
+
+    __tablename__ = "auth_session"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class ApiKeyEntity(Base):
+    """A public API key (n8n's ``user_api_keys``): ``api_key`` is the SHA-256 of the key, ``hint`` its last 4 chars."""
+
+    __tablename__ = "user_api_keys"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    user_id: Mapped[str] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    label: Mapped[str] = mapped_column(String(100))
+    api_key: Mapped[str] = mapped_column(String(64), unique=True)
+    hint: Mapped[str] = mapped_column(String(8))
+    scopes: Mapped[list[Any]] = mapped_column(JSON)
+    audience: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[int | None] = mapped_column(Integer)
+    """Unix seconds, as n8n's ``expiresAt``; ``None`` never expires."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class TagEntity(Base):
+    """A workflow tag (n8n's ``tag_entity``)."""
+
+    __tablename__ = "tag_entity"
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(24), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class WorkflowTagEntity(Base):
+    """Which tags a workflow has (n8n's ``workflows_tags``)."""
+
+    __tablename__ = "workflows_tags"
+
+    workflow_id: Mapped[str] = mapped_column(ForeignKey("workflow_entity.id", ondelete="CASCADE"), primary_key=True)
+    tag_id: Mapped[str] = mapped_column(ForeignKey("tag_entity.id", ondelete="CASCADE"), primary_key=True, index=True)
+
+
 __all__ = [
+    "ApiKeyEntity",
+    "AuthSessionEntity",
     "Base",
     "ChatMemoryEntity",
     "CredentialsEntity",
     "ExecutionData",
     "ExecutionEntity",
     "SettingsEntity",
+    "TagEntity",
+    "UserEntity",
     "UtcDateTime",
     "WebhookEntity",
     "WorkflowEntity",
+    "WorkflowTagEntity",
     "utcnow",
 ]

@@ -10,6 +10,8 @@ from weft.db.engine import Database
 from weft.db.executions import ExecutionRepository
 from weft.db.instance_settings import SettingsRepository
 from weft.db.memory import ChatMemoryRepository
+from weft.db.tags import TagRepository
+from weft.db.users import UserRepository
 from weft.db.webhooks import WebhookRepository
 from weft.db.workflows import WorkflowRepository
 
@@ -25,6 +27,8 @@ class Store:
     webhooks: WebhookRepository
     memory: ChatMemoryRepository
     settings: SettingsRepository
+    users: UserRepository
+    tags: TagRepository
 
     @classmethod
     def open(cls, url: str, cipher: Cipher, *, upgrade: bool = True) -> Store:
@@ -44,6 +48,8 @@ class Store:
             webhooks=WebhookRepository(db),
             memory=ChatMemoryRepository(db),
             settings=SettingsRepository(db),
+            users=UserRepository(db),
+            tags=TagRepository(db),
         )
 
     def close(self) -> None:

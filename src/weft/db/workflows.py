@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,7 +54,7 @@ class WorkflowRepository:
     def create(self, workflow: dict[str, Any], *, active: bool | None = None) -> StoredWorkflow:
         """Store a new workflow; its JSON ``id`` is kept if present and free, else one is generated."""
         with self._db.transaction() as session:
-            wanted = workflow.get("id")
+            wanted = check_workflow_id(workflow.get("id"))
             if isinstance(wanted, str) and wanted and session.get(WorkflowEntity, wanted) is not None:
                 raise WorkflowFileError(
                     f"A workflow with id {wanted!r} already exists.",
@@ -77,7 +78,7 @@ class WorkflowRepository:
     def import_workflow(self, workflow: dict[str, Any], *, activate: bool = False) -> StoredWorkflow:
         """Create or replace (by JSON ``id``) a workflow; it is active only when ``activate`` is true."""
         with self._db.transaction() as session:
-            wanted = workflow.get("id")
+            wanted = check_workflow_id(workflow.get("id"))
             row = session.get(WorkflowEntity, wanted) if isinstance(wanted, str) and wanted else None
             if row is None:
                 row = WorkflowEntity(id=wanted if isinstance(wanted, str) and wanted else new_id())
@@ -136,6 +137,27 @@ class WorkflowRepository:
             return _record(row)
 
 
+#: n8n's limits: ``isWorkflowIdValid`` (1 to 21 characters) and the workflow entity's ``@Length(1, 128)`` name.
+ID_MAX = 21
+NAME_MAX = 128
+#: The characters n8n's generated ids use (nanoid's alphabet); Weft refuses others, such as ``/`` and ``.``.
+_ID_CHARS = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def check_workflow_id(value: Any) -> Any:
+    """``value`` when it is absent (``None``/``""``) or a valid workflow id; :class:`WorkflowFileError` otherwise."""
+    if value is None or value == "":
+        return value
+    if not isinstance(value, str) or len(value) > ID_MAX or not _ID_CHARS.match(value):
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise WorkflowFileError(
+            f"The workflow id {shown} is not valid: an id is 1 to {ID_MAX} letters, digits, '-' or '_'.",
+            field="id",
+            fix="Remove the 'id' to get a generated one.",
+        )
+    return value
+
+
 def _require(session: Session, workflow_id: str) -> WorkflowEntity:
     row = session.get(WorkflowEntity, workflow_id)
     if row is None:
@@ -149,6 +171,10 @@ def _apply(row: WorkflowEntity, workflow: dict[str, Any], active: bool | None) -
     model = parse_workflow(raw, source=f"Workflow {row.id!r}")
     raw["id"] = row.id
     raw["active"] = bool(active)
+    if not 1 <= len(model.name) <= NAME_MAX:
+        raise WorkflowFileError(
+            f"Workflow name must be 1 to {NAME_MAX} characters long (it has {len(model.name)}).", field="name"
+        )
     row.name = model.name
     row.active = bool(active)
     row.nodes = raw.get("nodes", [])
@@ -173,4 +199,4 @@ def _record(row: WorkflowEntity) -> StoredWorkflow:
     )
 
 
-__all__ = ["StoredWorkflow", "WorkflowRepository"]
+__all__ = ["ID_MAX", "NAME_MAX", "StoredWorkflow", "WorkflowRepository", "check_workflow_id"]

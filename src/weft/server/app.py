@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,9 +19,31 @@ from fastapi import FastAPI
 from weft import __version__
 from weft.nodes.registry import NodeRegistry
 from weft.server.errors import install_error_handlers
-from weft.server.routes import chat, rest_credentials, rest_executions, rest_workflows, waiting_webhooks, webhooks
+from weft.server.routes import (
+    chat,
+    public_api,
+    rest_auth,
+    rest_credentials,
+    rest_executions,
+    rest_workflows,
+    waiting_webhooks,
+    webhooks,
+)
+from weft.server.security import SecurityMiddleware
 from weft.services.instance import Instance
 from weft.settings import Settings
+
+log = logging.getLogger("weft.server")
+
+#: Logged on start-up while the instance has no owner: every ``/rest`` call needs a login.
+OWNER_SETUP_HINT = (
+    "No owner account yet: the REST API answers 401 until you set one up. Run\n"
+    "  curl -X POST %s/rest/owner/setup -H 'content-type: application/json' \\\n"
+    "       -d '{\"email\":\"you@example.com\",\"firstName\":\"You\",\"lastName\":\"Owner\","
+    "\"password\":\"<8+ chars, a digit, an upper-case letter>\"}'\n"
+    "then log in with POST /rest/login (the answer sets the n8n-auth cookie) and create API keys with "
+    "POST /rest/api-keys for /api/v1."
+)
 
 #: ``gc.set_threshold`` of server processes (CPython's default is 700, 10, 10).
 GC_THRESHOLDS = (20_000, 20, 20)
@@ -59,6 +82,8 @@ def create_app(
             # executions allocate many short-lived containers that reference counting frees; collect
             # cycles less often than every 700 allocations
             gc.set_threshold(*GC_THRESHOLDS)
+            if not await instance.runner.db(instance.auth.owner_is_set_up):
+                log.warning(OWNER_SETUP_HINT, settings.public_url.rstrip("/"))
             yield
         finally:
             await instance.close()
@@ -69,10 +94,11 @@ def create_app(
         description="Runs n8n workflows: REST API for workflows, executions and credentials; webhooks.",
         lifespan=lifespan,
     )
-    for prefix in ("/rest", "/api/v1"):
-        app.include_router(rest_workflows.router, prefix=prefix)
-        app.include_router(rest_executions.router, prefix=prefix)
-        app.include_router(rest_credentials.router, prefix=prefix)
+    app.include_router(rest_auth.router, prefix="/rest")
+    app.include_router(rest_workflows.router, prefix="/rest")
+    app.include_router(rest_executions.router, prefix="/rest")
+    app.include_router(rest_credentials.router, prefix="/rest")
+    app.include_router(public_api.router, prefix="/api/v1")
     # first: the webhook routes are the hot path, and the router tries routes in order; the chat routes
     # (``/webhook/<id>/chat``) go before the generic ``/webhook/<path>`` route
     app.router.routes[0:0] = [*chat.routes, *webhooks.routes, *waiting_webhooks.routes]
@@ -82,6 +108,7 @@ def create_app(
         return {"status": "ok"}
 
     install_error_handlers(app)
+    app.add_middleware(SecurityMiddleware, settings=settings)
     return app
 
 
@@ -90,4 +117,4 @@ def app_from_env() -> FastAPI:
     return create_app(Settings.from_env(), recover=os.environ.get(RECOVERED_ENV) != "1")
 
 
-__all__ = ["RECOVERED_ENV", "app_from_env", "create_app"]
+__all__ = ["OWNER_SETUP_HINT", "RECOVERED_ENV", "app_from_env", "create_app"]

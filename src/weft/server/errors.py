@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
+
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from weft.db.base import NotFoundError
+from weft.db.tags import TagConflictError
 from weft.errors import ConfigurationError, WeftError, WorkflowDefinitionError
+from weft.server.routes.public_api import PublicApiError
+from weft.services.auth import AuthError
 from weft.services.errors import (
     ExecutionConflictError,
     ExecutionNotFoundError,
@@ -15,6 +21,13 @@ from weft.services.errors import (
     WebhookNotFoundError,
 )
 from weft.services.webhook_requests import BadRequestError
+
+log = logging.getLogger("weft.server")
+PUBLIC_API = "/api/v1"
+
+
+def _public(request: Request) -> bool:
+    return request.url.path.startswith(PUBLIC_API)
 
 
 def _body(code: int, error: WeftError, hint: str | None = None) -> dict[str, object]:
@@ -38,23 +51,75 @@ async def _invalid_signature(_: Request, error: Exception) -> Response:
 def _status_of(error: Exception) -> int:
     if isinstance(error, NotFoundError | ExecutionNotFoundError):
         return 404
-    if isinstance(error, ExecutionConflictError):
+    if isinstance(error, ExecutionConflictError | TagConflictError):
         return 409
     if isinstance(error, WorkflowDefinitionError | ConfigurationError | BadRequestError):
         return 400
     return 500
 
 
-async def _weft_error(_: Request, error: Exception) -> Response:
+async def _weft_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, WeftError)
     code = _status_of(error)
+    if code == 500:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+    if _public(request):
+        return JSONResponse({"message": "Not Found" if code == 404 else error.message}, code)
     return JSONResponse(_body(code, error, error.description), code)
+
+
+async def _auth_error(_: Request, error: Exception) -> Response:
+    assert isinstance(error, AuthError)
+    if error.status == 429:
+        return JSONResponse({"message": error.message}, 429)
+    return JSONResponse({"code": error.status, "message": error.message}, error.status)
+
+
+async def _public_api_error(_: Request, error: Exception) -> Response:
+    assert isinstance(error, PublicApiError)
+    return JSONResponse({"message": error.message}, error.status)
+
+
+async def _validation_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestValidationError)
+    if not _public(request):
+        return JSONResponse({"detail": _safe(error.errors())}, 422)
+    first = error.errors()[0] if error.errors() else {}
+    where = "/".join(str(part) for part in first.get("loc", ()))
+    if first.get("type") == "missing":
+        *parent, name = where.split("/") or [""]
+        message = f"{'/'.join(parent) or 'request'} must have required property '{name}'"
+    else:
+        message = f"{where} {first.get('msg', 'is invalid')}".strip()
+    return JSONResponse({"message": message}, 400)
+
+
+def _safe(errors: object) -> object:
+    """Validation details without the offending input (it may be huge or deeply nested)."""
+    if isinstance(errors, list):
+        return [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors if isinstance(e, dict)]
+    return errors
+
+
+async def _unexpected(request: Request, error: Exception) -> Response:
+    """A bug: the traceback goes to the log, the client gets no server details."""
+    log.error("%s %s failed", request.method, request.url.path, exc_info=error)
+    if isinstance(error, RecursionError):
+        body = {"code": 400, "message": "The request is nested too deeply."}
+        return JSONResponse({"message": body["message"]} if _public(request) else body, 400)
+    if _public(request):
+        return JSONResponse({"message": "Internal server error"}, 500)
+    return JSONResponse({"code": 500, "message": "Internal server error"}, 500)
 
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(WebhookNotFoundError, _webhook_not_found)
     app.add_exception_handler(InvalidSignatureError, _invalid_signature)
     app.add_exception_handler(WeftError, _weft_error)
+    app.add_exception_handler(AuthError, _auth_error)
+    app.add_exception_handler(PublicApiError, _public_api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(Exception, _unexpected)
 
 
 __all__ = ["install_error_handlers"]

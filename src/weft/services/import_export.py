@@ -10,6 +10,7 @@ from typing import Any
 
 from weft.db.cipher import Cipher, load_encryption_key
 from weft.db.credentials import CredentialInfo, CredentialsRepository
+from weft.db.files import private_folder
 from weft.db.store import Store
 from weft.db.workflows import StoredWorkflow, WorkflowRepository
 from weft.errors import ConfigurationError, WorkflowFileError
@@ -18,7 +19,11 @@ from weft.workflow.model import parse_workflow
 
 
 def open_store(settings: Settings, *, upgrade: bool = True) -> Store:
-    """The instance's database (migrated to the newest schema) with its repositories."""
+    """The instance's database (migrated to the newest schema) with its repositories.
+
+    The user folder is made 0700 first: it holds the database and the encryption key.
+    """
+    private_folder(settings.user_folder)
     return Store.open(settings.database_url, instance_cipher(settings), upgrade=upgrade)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from weft.db.store import Store
 from weft.nodes.registry import NodeRegistry
 from weft.services.activation import ActiveWorkflows
+from weft.services.auth import AuthService
 from weft.services.import_export import open_store
 from weft.services.leader import LeaderLock, try_lead
 from weft.services.listening import TestWebhooks
@@ -38,6 +39,7 @@ class Instance:
     waits: WaitScheduler
     schedules: ScheduleTriggers
     pruner: Pruner
+    auth: AuthService
     leader: LeaderLock | None = None
     _tasks: list[asyncio.Task[Any]] = field(default_factory=list)
 
@@ -60,6 +62,7 @@ class Instance:
             waits=WaitScheduler(runner),
             schedules=ScheduleTriggers(runner),
             pruner=Pruner(runner),
+            auth=AuthService(store.users, session_hours=settings.session_duration_hours),
         )
 
     async def start(self, *, recover: bool = True, background: bool = True) -> None:

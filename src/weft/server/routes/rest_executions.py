@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 
 from weft.server.deps import InstanceDep
 from weft.server.schemas import Deleted, Envelope, ExecutionOut, Page, StopResult
+from weft.server.views import JSONAnswer, execution_view
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
 
 router = APIRouter(prefix="/executions", tags=["executions"])
@@ -37,12 +38,13 @@ async def list_executions(
     return Page(data=[ExecutionOut.of(r) for r in rows], nextCursor=cursor)
 
 
-@router.get("/{execution_id}", summary="Get an execution (with its workflow and run data by default)")
-async def get_execution(instance: InstanceDep, execution_id: str, includeData: bool = True) -> Envelope[ExecutionOut]:
+@router.get("/{execution_id}", summary="Get an execution (with its workflow and run data by default)",
+            response_model=Envelope[ExecutionOut], response_class=JSONAnswer)
+async def get_execution(instance: InstanceDep, execution_id: str, includeData: bool = True) -> JSONAnswer:
     stored = await instance.runner.db(instance.store.executions.get, execution_id, include_data=includeData)
     if stored is None:
         raise ExecutionNotFoundError(execution_id)
-    return Envelope(data=ExecutionOut.of(stored))
+    return JSONAnswer({"data": execution_view(ExecutionOut.of(stored))})
 
 
 @router.delete("/{execution_id}", summary="Delete an execution and its data")
