@@ -86,7 +86,11 @@ async def test_keeps_matching_items_with_their_pairing(run_node, out):
     run = await run_node(
         "filter", filter_params("={{ $json.n }}", "number", "gte", 2), [{"n": 1}, {"n": 2}, {"n": 3}], version=2.2
     )
-    assert out(run) == [[{"json": {"n": 2}, "pairedItem": {"item": 1}}, {"json": {"n": 3}, "pairedItem": {"item": 2}}]]
+    # as in n8n, the discarded items are a second output in the run data (recorded case n054)
+    assert out(run) == [
+        [{"json": {"n": 2}, "pairedItem": {"item": 1}}, {"json": {"n": 3}, "pairedItem": {"item": 2}}],
+        [{"json": {"n": 1}, "pairedItem": {"item": 0}}],
+    ]
 
 
 async def test_case_insensitive_and_array_contains_ignore_case(run_node, js):

@@ -80,7 +80,7 @@ class LocalServices:
             task.add_done_callback(_forget(self._background))
             return None
         run = await execution.run(start_node=start, trigger_items=run_items)
-        return sub_workflow_output(ctx.node.name, run)
+        return sub_workflow_output(ctx.node.name, run, last_run_only=returns_last_run_only(execution.workflow))
 
     async def wait_background(self) -> list[Run]:
         """Wait for the ``wait=False`` sub-workflows still running (the CLI calls this before it exits); their runs."""
@@ -145,8 +145,18 @@ class LocalServices:
         )
 
 
-def sub_workflow_output(node_name: str, run: Run) -> NodeOutput:
-    """The outputs of the sub-workflow's last node, paired back to the trigger's input items.
+def returns_last_run_only(workflow: Workflow) -> bool:
+    """n8n ``triggerReturnsLastRunOnly``: an Execute Workflow Trigger before v1.2 returns the last node's last run
+    unless its ``returnOutput`` is ``allRuns``; from v1.2 every run of the last node is returned."""
+    trigger = next((n for n in workflow.nodes.values() if n.type == "n8n-nodes-base.executeWorkflowTrigger"), None)
+    if trigger is None:
+        return True
+    return trigger.typeVersion < 1.2 and trigger.parameters.get("returnOutput") != "allRuns"
+
+
+def sub_workflow_output(node_name: str, run: Run, *, last_run_only: bool = True) -> NodeOutput:
+    """The outputs of the sub-workflow's last node (its last run, or every run merged per output), paired back
+    to the trigger's input items.
 
     Raises :class:`NodeOperationError` with the child's error when the child failed.
     """
@@ -171,14 +181,16 @@ def sub_workflow_output(node_name: str, run: Run) -> NodeOutput:
     last = result.get("lastNodeExecuted")
     if not last or not result["runData"].get(last):
         return [[]]
-    task = result["runData"][last][-1]
-    main = (task.get("data") or {}).get("main") or [[]]
-    output: NodeOutput = [list(items or []) for items in main] or [[]]
-    for items in output:
-        for index, item in enumerate(items):
-            traced = trace_paired_item(result["runData"], task, item, index)
-            items[index] = {**item, "pairedItem": traced} if traced is not None else _without_paired(item)
-    return output
+    tasks = result["runData"][last][-1:] if last_run_only else result["runData"][last]
+    output: NodeOutput = []
+    for task in tasks:  # n8n ``mergeRunsPerBranch``
+        for branch, items in enumerate((task.get("data") or {}).get("main") or [[]]):
+            while len(output) <= branch:
+                output.append([])
+            for index, item in enumerate(items or []):
+                traced = trace_paired_item(result["runData"], task, item, index)
+                output[branch].append({**item, "pairedItem": traced} if traced is not None else _without_paired(item))
+    return output or [[]]
 
 
 def trace_paired_item(run_data: RunData, task: TaskData, item: Item, item_index: int) -> Any:

@@ -14,7 +14,12 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from weft.engine.services import DEFAULT_MAX_DEPTH, sub_workflow_output, subworkflow_start
+from weft.engine.services import (
+    DEFAULT_MAX_DEPTH,
+    returns_last_run_only,
+    sub_workflow_output,
+    subworkflow_start,
+)
 from weft.errors import NodeOperationError, WorkflowDefinitionError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.contract import ChatMemoryStore, ExecuteContext
@@ -102,7 +107,9 @@ class DbServices:
             self.runner.spawn(child)
             return None
         result = await child
-        return sub_workflow_output(ctx.node.name, result.run)
+        return sub_workflow_output(
+            ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow)
+        )
 
     async def _load(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> PreparedWorkflow:
         from weft.services.prepared import prepare

@@ -34,9 +34,22 @@ _COMMON_ERRORS = {  # n8n's NodeError COMMON_ERRORS
 class HttpRequestError(NodeApiError):
     """A failed request; ``reason`` is what n8n outputs as ``{json: {error}}`` when the node continues on fail."""
 
-    def __init__(self, node_name: str, message: str, *, reason: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(
+        self, node_name: str, message: str, *, reason: dict[str, Any], code: str | None = None, body: Any = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(node_name, message, **kwargs)
         self.reason = reason
+        self.code = code
+        self.body = body
+
+    def details(self, item_index: int) -> dict[str, Any]:
+        """v4.5's ``json.details`` beside ``json.error`` (n8n ``createErrorDetails``)."""
+        # n8n words a socket error's raw text as ``messages``, not as a description
+        described = {"description": self.description} if self.description and self.http_code else {}
+        http_code = str(self.http_code) if self.http_code else self.code
+        return {"message": self.message, **described, "httpCode": http_code, "body": self.body,
+                "context": {"itemIndex": item_index}}
 
 
 def api_error(ctx: ExecuteContext, index: int, response: httpx.Response, fmt: str) -> HttpRequestError:
@@ -51,8 +64,10 @@ def api_error(ctx: ExecuteContext, index: int, response: httpx.Response, fmt: st
     description = _find_message(body) if fmt == "json" and isinstance(body, dict) else text
     reason = {"message": raw, "name": "AxiosError", "code": f"ERR_BAD_{'REQUEST' if code < 500 else 'RESPONSE'}"}
     description = description if description and description != message else None
-    kwargs = {"http_code": code, "description": description, "item_index": index}
-    return HttpRequestError(ctx.node.name, message, reason={**reason, "status": code}, **kwargs)
+    return HttpRequestError(
+        ctx.node.name, message, reason={**reason, "status": code}, body=body, http_code=code,
+        description=description, item_index=index,
+    )
 
 
 def _find_message(body: dict[str, Any]) -> str | None:
@@ -64,16 +79,31 @@ def _find_message(body: dict[str, Any]) -> str | None:
 
 
 def transport_error(node_name: str, index: int, exc: BaseException, timeout_ms: float, url: str) -> HttpRequestError:
-    target, text = httpx.URL(url), str(exc).lower()
+    target, text = httpx.URL(url), _chain_text(exc)
     if isinstance(exc, httpx.TimeoutException | TimeoutError):
         raw, code = f"timeout of {timeout_ms:g}ms exceeded", "ECONNABORTED"
-    elif isinstance(exc, httpx.ConnectError) and "refused" in text:
+    elif isinstance(exc, httpx.ConnectError) and ("refused" in text or "errno 111" in text):
         raw, code = f"connect ECONNREFUSED {target.host}:{target.port or 443}", "ECONNREFUSED"
     elif isinstance(exc, httpx.ConnectError) and "name" in text:
         raw, code = f"getaddrinfo ENOTFOUND {target.host}", "ENOTFOUND"
     else:
         raw, code = str(exc) or type(exc).__name__, ""
     message = _COMMON_ERRORS.get(code, raw)
-    reason = {"message": raw, "name": "AxiosError", "code": code or None}
+    reason = {"message": raw, "name": "Error", "code": code or None}  # n8n 2.41's name (2.8.4: AxiosError)
     description = raw if raw != message else None
-    return HttpRequestError(node_name, message, description=description, item_index=index, reason=reason)
+    return HttpRequestError(
+        node_name, message, description=description, item_index=index, reason=reason, code=code or None
+    )
+
+
+def _chain_text(exc: BaseException) -> str:
+    """The error's text with its causes' (anyio words a refused connection as "All connection attempts failed"
+    and keeps the ``ConnectionRefusedError`` as the cause, inside an exception group)."""
+    texts: list[str] = []
+    pending: list[BaseException] = [exc]
+    while pending and len(texts) < 20:
+        current = pending.pop()
+        texts.append(f"{type(current).__name__}: {current}".lower())
+        pending.extend(getattr(current, "exceptions", ()))
+        pending.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    return " | ".join(texts)

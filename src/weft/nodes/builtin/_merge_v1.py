@@ -94,7 +94,7 @@ def _by_key(ctx: ExecuteContext, mode: str, input1: list[Item], input2: list[Ite
     for entry in input2:
         key = _key(entry, name2)
         if key is not None:
-            by_key.setdefault(key, entry)
+            by_key[key] = entry  # n8n: a later item with the same key wins
     if mode != "mergeByKey":
         keep = mode == "keepKeyMatches"
         return [entry for entry in input1 if (_key(entry, name1) in by_key) == keep]
@@ -107,8 +107,10 @@ def _by_key(ctx: ExecuteContext, mode: str, input1: list[Item], input2: list[Ite
             continue
         json = dict(entry["json"])
         for field, value in match["json"].items():
-            current = json.get(field)
-            if overwrite == "always" or current is None or (overwrite == "blank" and current == ""):
+            if field == name2:
+                continue
+            absent = field not in json
+            if overwrite == "always" or absent or (overwrite == "blank" and json[field] in (None, "")):
                 json[field] = value
         output.append({**entry, "json": json})  # type: ignore[typeddict-item]
     return output

@@ -1,6 +1,7 @@
 """Filter (``n8n-nodes-base.filter`` v2–2.3, and v1 with If v1's typed conditions): keeps the matching items.
 
-v1 returns the discarded items as a second output, which n8n keeps in the run data although the node has one.
+Like n8n, every version returns the discarded items as a second output, which the run data keeps although the
+node has one output (nothing can be connected to it).
 
 With ``continueOnFail`` an item whose conditions cannot be evaluated is discarded, as in n8n.
 """
@@ -33,13 +34,14 @@ class Filter(NodeType):
         settings = node_filter_settings(params, loose_since=2.1, version=filter_version_of(params.node_version))
         conditions = CompiledFilter(params.raw("conditions", {}), settings)
         kept: list[Item] = []
+        discarded: list[Item] = []
         for index, item in enumerate(ctx.get_input_data()):
             try:
                 passed = conditions.passes(params, index)
             except Exception as error:
                 if ctx.continue_on_fail():
+                    discarded.append(with_paired_item(item, index))
                     continue
                 raise filter_error(ctx, error, index, bool(settings["loose"])) from error
-            if passed:
-                kept.append(with_paired_item(item, index))
-        return [kept]
+            (kept if passed else discarded).append(with_paired_item(item, index))
+        return [kept, discarded]

@@ -84,7 +84,10 @@ class HttpRequest(NodeType):
                 if not ctx.continue_on_fail():
                     raise
                 reason = dict(error.reason) if isinstance(error, HttpRequestError) else error.message
-                out.append({"json": {"error": reason}, "pairedItem": {"item": index}})
+                failed: dict[str, Any] = {"error": reason}
+                if isinstance(error, HttpRequestError) and ctx.node.typeVersion >= 4.5:
+                    failed["details"] = error.details(index)
+                out.append({"json": failed, "pairedItem": {"item": index}})
         return [out]
 
 

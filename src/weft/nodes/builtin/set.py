@@ -8,6 +8,7 @@ before) over the input fields kept by ``includeOtherFields``/``include``; mode `
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError, WeftError
@@ -118,7 +119,8 @@ class _ManualBuilder(_Builder):
         ignore = self._ignore if self._ignore is not None else bool(self._ignore_errors(item_index))
         evaluate = self.ctx.evaluate_expression
         new_fields: dict[str, Any] = {}
-        for (name, kind, value), (name_dynamic, value_dynamic) in zip(self.entries, self._dynamic, strict=True):
+        for (name, kind, raw_value), (name_dynamic, value_dynamic) in zip(self.entries, self._dynamic, strict=True):
+            value = raw_value
             if name_dynamic:
                 name = str(self.params.resolve(name, item_index))
             if kind == "object" and isinstance(value, str) and value.startswith("=") and self.version < 3.3:
@@ -129,12 +131,33 @@ class _ManualBuilder(_Builder):
                 )
             if kind == "binary":
                 raise SetFieldError(f"Could not find binary data specified in field {name}")
-            key, converted = validate_entry(name, kind, value, item_index, ignore, self.version)
+            try:
+                key, converted = validate_entry(name, kind, value, item_index, ignore, self.version)
+            except SetFieldError as error:
+                raise _undefined_worded(self.ctx, error, value, raw_value, item_index) from None
             new_fields[key] = converted
         return compose_return_item(item_index, item, new_fields, options)
 
     def _ignore_errors(self, item_index: int) -> Any:
         return (self.params.get("options", item_index, {}) or {}).get("ignoreConversionErrors")
+
+
+_WHOLE_EXPRESSION = re.compile(r"^=\s*\{\{([\s\S]*)\}\}\s*$")
+
+
+def _undefined_worded(ctx: ExecuteContext, error: SetFieldError, value: Any, raw: Any, item_index: int) -> Exception:
+    """n8n says ``'undefined'`` where an expression gave JavaScript's ``undefined``; Weft's values carry only
+    ``None``, so the expression is asked (once, on this error path) whether its value is ``undefined``."""
+    match = _WHOLE_EXPRESSION.match(raw) if value is None and isinstance(raw, str) else None
+    if match is None or "got 'null'" not in str(error) or "{{" in match.group(1):
+        return error
+    try:
+        is_undefined = ctx.evaluate_expression(f"={{{{ ({match.group(1)}) === undefined }}}}", item_index)
+    except WeftError:
+        return error
+    if is_undefined is not True:
+        return error
+    return SetFieldError(str(error).replace("got 'null'", "got 'undefined'"), error.description)
 
 
 def _field_entry(field: dict[str, Any]) -> tuple[str, str, Any]:
