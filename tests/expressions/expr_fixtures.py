@@ -100,6 +100,8 @@ def make_context(**overrides: Any) -> ExpressionContext:
         "resume_url": "http://localhost:5678/webhook-waiting/exec-1",
         "variables": {"myVar": "v1", "limit": 10},
         "now": NOW,
+        # The table's instants are written in UTC (without it, n8n's default America/New_York applies).
+        "timezone": "UTC",
     }
     values.update(overrides)
     return ExpressionContext(**values)

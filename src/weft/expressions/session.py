@@ -22,6 +22,9 @@ CHUNK_BITS = 9
 CHUNK = 1 << CHUNK_BITS
 MAX_PARAM_DEPTH = 8
 
+#: The timezone when neither the run nor the workflow names one: n8n's default ``GENERIC_TIMEZONE``.
+DEFAULT_TIMEZONE = "America/New_York"
+
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), default=str, allow_nan=False)
@@ -160,7 +163,7 @@ def base_state(ctx: ExpressionContext) -> dict[str, Any]:
         },
         "customData": dict(ctx.custom_data),
         "variables": ctx.variables,
-        "timezone": ctx.timezone or workflow.settings.timezone or "UTC",
+        "timezone": ctx.timezone or workflow.settings.timezone or DEFAULT_TIMEZONE,
         "now": int(now * 1000),
         "allowEnv": ctx.allow_env,
         "fromAi": ctx.from_ai_args,
