@@ -52,22 +52,55 @@ _NON_ERROR = (
 )
 
 
-def _source(code: str) -> str:
+#: Where the result carries the workflow's static data back when the code used ``$getWorkflowStaticData``.
+_STATIC_KEY = "\ufdd0staticData"
+
+
+def _static_prefix(static_data: dict[str, Any] | None, node_name: str) -> str:
+    """``$getWorkflowStaticData(type)`` over a copy of the workflow's static data (n8n ``Workflow.getStaticData``)."""
+    if static_data is None:
+        return ""
+    return (
+        f"const __st = {json.dumps(static_data)};"
+        "const $getWorkflowStaticData = (t) => {"
+        "if (t !== 'global' && t !== 'node') "
+        "throw new Error('The type needs to either be set to \"global\" or \"node\"!');"
+        f"const k = t === 'global' ? 'global' : {json.dumps('node:' + node_name)};"
+        "if (__st[k] === undefined || __st[k] === null) __st[k] = {}; return __st[k];};"
+    )
+
+
+def _source(code: str, static_data: dict[str, Any] | None = None, node_name: str = "") -> str:
     """The user's code as the body of an inner async function, as n8n's ``VmCodeWrapper``: the code may
     redeclare ``items``, ``$json`` … (``const items = …``), and ``undefined`` is told apart from ``null``.
     Everything before the code sits on line 1, so the code starts on line ``CODE_LINE_OFFSET + 1``."""
     newlines = "\n" * CODE_LINE_OFFSET
+    value = f"r === undefined ? {json.dumps(UNDEFINED)} : r"
+    if static_data is not None:
+        value = f"{{{json.dumps(_STATIC_KEY)}: __st, v: {value}}}"
     return (
         "(function(){return async function(console, items, item){"
+        f"{_static_prefix(static_data, node_name)}"
         f"const r = await (async () => {{{newlines}{code}\n}})().catch({_NON_ERROR});"
-        f"return r === undefined ? {json.dumps(UNDEFINED)} : r;}};}})()"
+        f"return {value};}};}})()"
     )
 
 
-def _compile(runtime: JsRuntime, code: str, ctx: ExpressionContext) -> Any:
+def _take_static(value: Any, static_data: dict[str, Any] | None) -> Any:
+    """The code's own result; the static data it changed is written back (n8n keeps it only on success)."""
+    if static_data is None or not isinstance(value, dict) or _STATIC_KEY not in value:
+        return value
+    static_data.clear()
+    static_data.update(value[_STATIC_KEY])
+    return value.get("v")
+
+
+def _compile(runtime: JsRuntime, code: str, ctx: ExpressionContext, static_data: dict[str, Any] | None) -> Any:
     """Compile the code; a syntax error reads as n8n's: its message only (the VM gives it no stack frame)."""
+    if static_data is not None and "$getWorkflowStaticData" not in code:
+        static_data = None
     try:
-        return runtime.function(_source(code))
+        return runtime.function(_source(code, static_data, ctx.node_name))
     except _quickjs.JSException as exc:
         text = str(exc).strip()
         first = text.splitlines()[0] if text else "SyntaxError: invalid code"
@@ -90,7 +123,7 @@ def _run(runtime: JsRuntime, fn: Any, ctx: ExpressionContext, item_index: int) -
 
     def call() -> Any:
         deadline = time.monotonic() + ctx.limits.time_s
-        start(fn, item_index, not per_item)
+        start(fn, max(item_index, 0), not per_item)  # all items: $json is item 0's, as n8n's proxy
         while runtime.context.execute_pending_job():
             if time.monotonic() > deadline:
                 discard_runtime()
@@ -156,24 +189,30 @@ def _details_and_type(err: ExpressionError) -> tuple[str, str | None]:
     return match.group(2).strip(), None if kind.lower() == "error" else kind
 
 
-def run_code(code: str, ctx: ExpressionContext) -> CodeResult:
-    """Run ``code`` once for all input items (n8n's ``runOnceForAllItems``); items normalised as n8n does."""
+def run_code(code: str, ctx: ExpressionContext, static_data: dict[str, Any] | None = None) -> CodeResult:
+    """Run ``code`` once for all input items (n8n's ``runOnceForAllItems``); items normalised as n8n does.
+
+    ``static_data`` is the workflow's static data, which ``$getWorkflowStaticData`` reads and changes."""
     runtime = get_runtime(ctx.limits)
-    fn = _compile(runtime, code, ctx)
+    fn = _compile(runtime, code, ctx, static_data)
     try:
         value, logs = _run(runtime, fn, ctx, -1)
     except _CodeFailure as failure:
         raise _node_error(ctx, failure, None) from None
+    value = _take_static(value, static_data)
     return CodeResult(items=normalize_all_items(ctx.node_name, value), logs=logs)
 
 
-def run_code_for_item(code: str, ctx: ExpressionContext, item_index: int) -> CodeResult:
+def run_code_for_item(
+    code: str, ctx: ExpressionContext, item_index: int, static_data: dict[str, Any] | None = None
+) -> CodeResult:
     """Run ``code`` for one input item (n8n's ``runOnceForEachItem``); at most one item, paired to the input."""
     runtime = get_runtime(ctx.limits)
-    fn = _compile(runtime, code, ctx)
+    fn = _compile(runtime, code, ctx, static_data)
     try:
         value, logs = _run(runtime, fn, ctx, item_index)
     except _CodeFailure as failure:
         raise _node_error(ctx, failure, item_index) from None
+    value = _take_static(value, static_data)
     item = normalize_one_item(ctx.node_name, value, item_index)
     return CodeResult(items=[] if item is None else [item], logs=logs)

@@ -8,7 +8,8 @@ Python code is refused with a clear error.
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
+from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.expressions import CodeResult, run_code, run_code_for_item
@@ -45,7 +46,7 @@ class Code(NodeType):
         if mode == "runOnceForEachItem":
             return [self._each_item(ctx, code)]
         try:
-            result = run_code(code, ctx.expression_context())
+            result = run_code(code, ctx.expression_context(), _static_data(ctx))
         except NodeError as exc:
             if not ctx.continue_on_fail():
                 raise
@@ -53,11 +54,13 @@ class Code(NodeType):
         return [result.items]
 
     def _each_item(self, ctx: ExecuteContext, code: str) -> list[Item]:
+        _refuse_all_items_methods(ctx.node.name, code)
         expression_ctx = ctx.expression_context()
+        static_data = _static_data(ctx)
         out: list[Item] = []
         for index in range(len(ctx.get_input_data())):
             try:
-                result: CodeResult = run_code_for_item(code, expression_ctx, index)
+                result: CodeResult = run_code_for_item(code, expression_ctx, index, static_data)
             except NodeError as exc:
                 if not ctx.continue_on_fail():
                     raise
@@ -65,3 +68,29 @@ class Code(NodeType):
                 continue
             out.extend(result.items)
         return out
+
+
+def _static_data(ctx: ExecuteContext) -> dict[str, Any] | None:
+    """The workflow's static data for ``$getWorkflowStaticData`` (none in a context without a workflow)."""
+    workflow = getattr(ctx, "workflow", None)
+    return None if workflow is None else workflow.static_data
+
+
+_ALL_ITEMS_METHOD = re.compile(r"\$input\.(first|last|all|itemMatching)")
+
+
+def _refuse_all_items_methods(node_name: str, code: str) -> None:
+    """n8n's ``validateNoDisallowedMethodsInRunForEach``: ``$input.all()`` and the like need all items."""
+    match = _ALL_ITEMS_METHOD.search(code)
+    if match is None:
+        return
+    method = match.group(1)
+    for number, line in enumerate(code.split("\n"), start=1):
+        line = line.lstrip()
+        if method in line and not line.startswith(("//", "/*", "*")):
+            raise NodeOperationError(
+                node_name,
+                f"Can't use .{method}() here [line {number}, for item 0]",
+                description="This is only available in 'Run Once for All Items' mode",
+                item_index=0,
+            )
