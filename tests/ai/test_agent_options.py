@@ -59,7 +59,7 @@ async def test_image_binaries_go_to_the_model_as_data_urls(registry: NodeRegistr
     text = {"data": "aGk=", "mimeType": "text/plain"}
     items = [{"json": {"chatInput": "what is this?"}, "binary": {"data": image, "notes": text}}]
     await run_workflow(wf({}, items=items), registry=registry)
-    human = SEEN[0][1]
+    human = SEEN[0][0]
     assert human == HumanMessage(
         content=[TextPart(text="what is this?"), ImagePart(url="data:image/png;base64,iVBORw0KGgo=")]
     )
@@ -69,7 +69,7 @@ async def test_images_stay_out_when_passthrough_is_off(registry: NodeRegistry) -
     image = {"data": "iVBORw0KGgo=", "mimeType": "image/png"}
     items = [{"json": {"chatInput": "what?"}, "binary": {"data": image}}]
     await run_workflow(wf({"options": {"passthroughBinaryImages": False}}, items=items), registry=registry)
-    assert SEEN[0][1] == HumanMessage(content="what?")
+    assert SEEN[0][0] == HumanMessage(content="what?")
 
 
 async def test_fallback_model_answers_when_the_first_fails(registry: NodeRegistry) -> None:
@@ -91,7 +91,7 @@ async def test_fallback_needs_a_second_model(registry: NodeRegistry) -> None:
 async def test_batches_keep_item_order(registry: NodeRegistry) -> None:
     items = [{"json": {"chatInput": f"q{i}"}} for i in range(5)]
     run = await run_workflow(wf({"options": {"batching": {"batchSize": 2}}}, items=items), registry=registry)
-    assert [m[1].text for m in SEEN] == ["q0", "q1", "q2", "q3", "q4"]  # type: ignore[union-attr]
+    assert [m[0].text for m in SEEN] == ["q0", "q1", "q2", "q3", "q4"]  # type: ignore[union-attr]
     assert [i["pairedItem"] for i in run["data"]["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0]] == [
         {"item": i} for i in range(5)
     ]

@@ -90,7 +90,7 @@ async def test_tool_results_reach_the_model_as_n8n_sends_them(registry: NodeRegi
     tool = _runs(run)["Calculator"][0]
     assert tool["data"] == {"ai_tool": [[{"json": {"response": "83810205"}, "pairedItem": {"item": 0}}]]}
     assert tool["inputOverride"]["ai_tool"][0][0]["json"] == {"input": "12345 * 6789", "toolCallId": "call_1"}
-    assert "System: You are a helpful assistant\nHuman: What is 6*7?" in model_prompts(run)[0]
+    assert "Human: What is 6*7?" in model_prompts(run)[0]
 
 
 BROKE = "Unknown name 'x'; only numbers, operators, functions and pi/e are allowed."

@@ -64,7 +64,7 @@ async def test_memory_across_two_chat_turns_of_one_session() -> None:
         "output": "you asked about 2+2"
     }
     prompt = _prompt(second, 0)
-    assert prompt.startswith("System: You are a helpful assistant\nHuman: What is 2+2?\nAI: ")
+    assert prompt.startswith("Human: What is 2+2?\nAI: ")
     assert 'Tool: [{"response":"4"}]\nAI: four\nHuman: What did I ask?' in prompt
     assert "Used tools" not in prompt
 
@@ -83,7 +83,7 @@ async def test_sessions_are_kept_apart() -> None:
     registry = agent_registry()
     await run_workflow(chat_wf(TURNS, "What is 2+2?", session="a"), registry=registry, services=services)
     other = await run_workflow(chat_wf(["hello b"], "hi", session="b"), registry=registry, services=services)
-    assert _prompt(other, 0) == "System: You are a helpful assistant\nHuman: hi"
+    assert _prompt(other, 0) == "Human: hi"
 
 
 async def test_custom_session_key_and_window() -> None:
@@ -93,7 +93,7 @@ async def test_custom_session_key_and_window() -> None:
     for text in ("one", "two"):
         await run_workflow(chat_wf(["a", "b", "c"], text, memory=memory), registry=registry, services=services)
     third = await run_workflow(chat_wf(["a", "b", "c"], "three", memory=memory), registry=registry, services=services)
-    assert _prompt(third, 0) == "System: You are a helpful assistant\nHuman: two\nAI: b\nHuman: three"
+    assert _prompt(third, 0) == "Human: two\nAI: b\nHuman: three"
 
 
 async def test_missing_session_id_fails_like_n8n() -> None:

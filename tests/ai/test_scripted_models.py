@@ -96,10 +96,7 @@ async def test_scripted_node_plays_the_workflow_script_and_traces_each_call(make
         ['Human: What is 2+2?\nAI: [{"id": "call_1", "name": "Calculator", "args": {"input": "2+2"}}]\nTool: 4'],
     ]
     info = ctx.runs[0]["output"][0][0]["json"]["response"]["generations"][0][0]["generationInfo"]
-    assert info == {
-        "finish_reason": "tool_calls",
-        "tool_calls": [{"id": "call_1", "name": "Calculator", "args": {"input": "2+2"}}],
-    }
+    assert info == {"finish_reason": "tool_calls"}  # n8n logs no tool calls here
     with pytest.raises(ScriptExhaustedError) as caught:
         await model.generate([*with_result(first, "4"), second.message, HumanMessage(content="again")], [])
     assert caught.value.node_name == "Chat Model" and ctx.runs[2]["output"] is caught.value

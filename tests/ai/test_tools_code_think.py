@@ -90,11 +90,13 @@ async def test_code_tool_schema_offered_to_the_model() -> None:
         "properties": {
             "a": {
                 "type": "object",
-                "properties": {"b": {"type": "array", "items": {"type": "integer"}}},
+                "properties": {"b": {"type": "array", "items": {"type": "number"}}},
                 "required": ["b"],
+                "additionalProperties": False,
             }
         },
         "required": ["a"],
+        "additionalProperties": False,
     }
 
 

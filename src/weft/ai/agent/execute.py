@@ -145,9 +145,10 @@ async def _converse(
     turn: Turn, state: ItemState, options: Mapping[str, Any], memory: Any, history: list[Message]
 ) -> ItemState:
     """Call the model until it answers, or asks for tools the engine must run."""
-    system = SystemMessage(content=system_message(options))
+    text = system_message(options, float(turn.ctx.node.typeVersion))
+    system: list[Message] = [SystemMessage(content=text)] if text is not None else []
     while True:
-        reply = await _call_model(turn, [system, *as_sent([*history, *state.messages])], state.item_index, options)
+        reply = await _call_model(turn, [*system, *as_sent([*history, *state.messages])], state.item_index, options)
         calls = _with_ids(reply.tool_calls, state)
         if not calls:
             return await _finish(state, reply.content, options, memory)

@@ -14,9 +14,13 @@ from weft.workflow import Item
 SYSTEM_MESSAGE = "You are a helpful assistant"
 
 
-def system_message(options: Mapping[str, Any]) -> str:
+def system_message(options: Mapping[str, Any], type_version: float) -> str | None:
+    """The system message, or ``None`` for none: n8n sends one only when the option is set (and not empty),
+    or, before typeVersion 1.9, its default (``options.systemMessage ?? typeVersion < 1.9``)."""
     value = options.get("systemMessage")
-    return SYSTEM_MESSAGE if value is None else str(value)
+    if value is None:
+        return SYSTEM_MESSAGE if type_version < 1.9 else None
+    return str(value) or None
 
 
 def prompt_text(ctx: ExecuteContext, item: Item, item_index: int) -> str:

@@ -54,8 +54,12 @@ class AgentTools:
 
 
 async def collect_tools(ctx: ExecuteContext) -> AgentTools:
-    """The connected tools (toolkits flattened); two tools with one name are refused as n8n does."""
-    specs = _flatten(await ctx.get_input_connection_data(AI_TOOL, 0))
+    """The connected tools (toolkits flattened); two tools with one name are refused as n8n does.
+
+    n8n offers them in reverse connection order: its ``getParentNodes`` puts each parent in front
+    (``unshift``), so the last tool connected comes first (recorded: cases a007, a015).
+    """
+    specs = _flatten(reversed(await ctx.get_input_connection_data(AI_TOOL, 0)))
     by_name: dict[str, ToolSpec] = {}
     for spec in specs:
         if not isinstance(spec, ToolSpec):

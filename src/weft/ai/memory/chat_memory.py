@@ -1,13 +1,15 @@
 """The memory object a memory sub-node supplies to the agent: ``load()`` the window, ``save()`` a finished turn.
 
 Each call is recorded as a run of the memory node, like n8n's ``logWrapper`` does (``inputOverride`` holds
-``{action: "loadMemoryVariables"}`` or ``{action: "saveContext", …}``).
+``{action: "loadMemoryVariables"}`` or ``{action: "saveContext", …}``); the logged ``chatHistory`` is in
+LangChain's form, see :mod:`weft.ai.memory.lc_json`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from weft.ai.memory.lc_json import lc_messages, live_history
 from weft.ai.messages import AIMessage, HumanMessage, Message, messages_from_json, messages_to_json
 from weft.nodes.contract import ChatMemoryStore, SupplyDataContext
 from weft.workflow import AI_MEMORY
@@ -42,7 +44,7 @@ class WindowChatMemory:
         run = self._ctx.add_input_data(AI_MEMORY, [[{"json": {"action": "loadMemoryVariables", "values": {}}}]])
         stored = messages_from_json(self.store.load(self.session_key))
         self._history = window_by_turns(stored, self.turns)
-        output = {"action": "loadMemoryVariables", "chatHistory": messages_to_json(self._history)}
+        output = {"action": "loadMemoryVariables", "chatHistory": lc_messages(self._history)}
         self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
         return list(self._history)
 
@@ -52,9 +54,11 @@ class WindowChatMemory:
         final = next((m.content for m in reversed(messages) if isinstance(m, AIMessage)), "")
         action: dict[str, Any] = {"action": "saveContext", "input": {"input": human}, "output": {"output": final}}
         run = self._ctx.add_input_data(AI_MEMORY, [[{"json": action}]])
+        # the session's whole history, shared by every saveContext run of the session (as n8n logs it)
+        history = live_history(self.store, self.session_key, messages_from_json(self.store.load(self.session_key)))
         self.store.append(self.session_key, messages_to_json(messages))
-        history = window_by_turns([*self._history, *messages], self.turns)
-        output = {"action": "saveContext", "chatHistory": messages_to_json(history)}
+        history.extend(lc_messages(messages))
+        output = {"action": "saveContext", "chatHistory": history}
         self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
 
 

@@ -7,8 +7,8 @@ the generation and the token usage, or with the error. The shapes follow n8n's::
     output: {"response": {"generations": [[{"text": "…", "generationInfo": {"finish_reason": "stop"}}]]},
              "tokenUsage": {"completionTokens": 5, "promptTokens": 40, "totalTokens": 45}}
 
-(``tokenUsageEstimate`` replaces ``tokenUsage`` when the provider reported no usage.) One addition to n8n's
-shape: ``generationInfo.tool_calls`` lists the tool calls, which n8n's log drops.
+(``tokenUsageEstimate`` replaces ``tokenUsage`` when the provider reported no usage.) As in n8n, a turn's tool
+calls are not in its output; the next run's prompt shows them.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ def llm_input_item(messages: list[Message], options: dict[str, Any]) -> Item:
 def llm_output_item(response: ModelResponse, messages: list[Message]) -> Item:
     """The model run's output item: the generation and the token usage."""
     info: dict[str, Any] = {"finish_reason": response.finish_reason}
-    if response.message.tool_calls:
-        info["tool_calls"] = [c.to_json() for c in response.message.tool_calls]
     usage = response.usage
     json: dict[str, Any] = {"response": {"generations": [[{"text": response.message.content, "generationInfo": info}]]}}
     if usage.output_tokens > 0:

@@ -9,12 +9,14 @@ from weft.errors import NodeOperationError
 
 
 def schema_from_example(example: Any, *, all_required: bool) -> dict[str, Any]:
-    """The schema of ``example``; from typeVersion 1.3 n8n makes every object property required (recursively)."""
+    """The schema of ``example``; from typeVersion 1.3 n8n makes every object property required (recursively).
+
+    As n8n sends it after its round trip through zod: every number is ``number`` (``2`` too) and every object
+    has ``additionalProperties: false`` (recorded: case a009).
+    """
     if isinstance(example, bool):
         return {"type": "boolean"}
-    if isinstance(example, int):
-        return {"type": "integer"}
-    if isinstance(example, float):
+    if isinstance(example, int | float):
         return {"type": "number"}
     if isinstance(example, str):
         return {"type": "string"}
@@ -30,6 +32,7 @@ def schema_from_example(example: Any, *, all_required: bool) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if all_required and properties:
         schema["required"] = list(properties)
+    schema["additionalProperties"] = False
     return schema
 
 
