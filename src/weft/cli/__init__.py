@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from weft.cli import execute as _execute
 from weft.cli import import_export as _import_export
 from weft.cli import start as _start
+from weft.cli import users as _users
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     _execute.register(commands)
     _start.register(commands)
     _import_export.register(commands)
+    _users.register(commands)
     return parser
 
 

@@ -23,13 +23,17 @@ def register(commands: Any) -> None:
 def run_command(args: argparse.Namespace) -> int:
     from weft.engine.start import find_called_start
     from weft.nodes.registry import default_registry
-    from weft.workflow import Workflow, load_workflow, validate_workflow
+    from weft.services.json_limits import UnreadableFileError, read_json_file
+    from weft.workflow import Workflow, parse_workflow, validate_workflow
 
     registry = default_registry()
     try:
-        model = load_workflow(args.file)
+        data = read_json_file(args.file, what="workflow file")
+        if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict):
+            data = data[0]  # `n8n export:workflow` writes an array
+        model = parse_workflow(data, source=f"Workflow file {args.file!r}")
         validate_workflow(model, registry)
-    except WorkflowDefinitionError as exc:
+    except (WorkflowDefinitionError, UnreadableFileError) as exc:
         print(f"weft: cannot load {args.file}: {exc}", file=sys.stderr)
         return 2
     workflow = Workflow(model)

@@ -32,8 +32,12 @@ def import_workflow_command(args: argparse.Namespace) -> int:
     from weft.services.runner import WorkflowRunner
     from weft.settings import Settings
 
-    settings = Settings.from_env()
-    store = open_store(settings)
+    try:
+        settings = Settings.from_env()
+        store = open_store(settings)
+    except WeftError as exc:
+        print(f"weft: {exc}", file=sys.stderr)
+        return 2
     try:
         imported = import_workflow_file(store.workflows, args.input)
         if args.activate:
@@ -58,7 +62,11 @@ def export_workflow_command(args: argparse.Namespace) -> int:
     from weft.services.import_export import export_workflow, open_store
     from weft.settings import Settings
 
-    store = open_store(Settings.from_env())
+    try:
+        store = open_store(Settings.from_env())
+    except WeftError as exc:
+        print(f"weft: {exc}", file=sys.stderr)
+        return 2
     try:
         exported = export_workflow(store.workflows, args.id, args.output)
     except WeftError as exc:
@@ -79,7 +87,11 @@ def import_credentials_command(args: argparse.Namespace) -> int:
     from weft.services.import_export import import_credentials_file, open_store
     from weft.settings import Settings
 
-    store = open_store(Settings.from_env())
+    try:
+        store = open_store(Settings.from_env())
+    except WeftError as exc:
+        print(f"weft: {exc}", file=sys.stderr)
+        return 2
     try:
         imported = import_credentials_file(store.credentials, args.input)
     except WeftError as exc:

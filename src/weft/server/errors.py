@@ -85,10 +85,10 @@ async def _validation_error(request: Request, error: Exception) -> Response:
     if not _public(request):
         return JSONResponse({"detail": _safe(error.errors())}, 422)
     first = error.errors()[0] if error.errors() else {}
-    where = "/".join(str(part) for part in first.get("loc", ()))
+    where = "/".join(["request", *(str(part) for part in first.get("loc", ()))])
     if first.get("type") == "missing":
         *parent, name = where.split("/") or [""]
-        message = f"{'/'.join(parent) or 'request'} must have required property '{name}'"
+        message = f"{'/'.join(parent)} must have required property '{name}'"
     else:
         message = f"{where} {first.get('msg', 'is invalid')}".strip()
     return JSONResponse({"message": message}, 400)

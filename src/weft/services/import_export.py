@@ -14,6 +14,7 @@ from weft.db.files import private_folder
 from weft.db.store import Store
 from weft.db.workflows import StoredWorkflow, WorkflowRepository
 from weft.errors import ConfigurationError, WorkflowFileError
+from weft.services.json_limits import UnreadableFileError, read_json_file
 from weft.settings import Settings
 from weft.workflow.model import parse_workflow
 
@@ -86,17 +87,10 @@ def _workflow_documents(file: Path) -> list[dict[str, Any]]:
 
 def _read_json(path: Path, *, what: str) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+        return read_json_file(path, what=what)
+    except UnreadableFileError as exc:
         error = WorkflowFileError if what == "workflow file" else ConfigurationError
-        raise error(f"Cannot read {what} {str(path)!r}: {exc.strerror}.") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        error = WorkflowFileError if what == "workflow file" else ConfigurationError
-        raise error(
-            f"The {what} {str(path)!r} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
-        ) from None
+        raise error(exc.message) from None
 
 
 __all__ = ["export_workflow", "import_credentials_file", "import_workflow_file", "instance_cipher", "open_store"]

@@ -24,6 +24,7 @@ from weft.services.activation import WebhookTarget
 from weft.services.errors import ExecutionNotFoundError
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.waiting import claim_waiting
+from weft.services.webhook_auth import WebhookAuthorizationError, check_webhook_auth, needs_auth
 from weft.services.webhook_requests import IncomingRequest, request_item
 from weft.workflow import NodeModel, Run
 
@@ -36,9 +37,22 @@ _LAST_NODE_DATA = {"firstEntryJson", "allEntries", "firstEntryBinary", "noData"}
 async def call_webhook(
     runner: WorkflowRunner, target: WebhookTarget, request: IncomingRequest, *, test: bool = False
 ) -> WebhookResponse:
-    """Start the target's workflow at its Webhook node with the request as input, and answer."""
+    """Start the target's workflow at its Webhook node with the request as input, and answer.
+
+    The node's ``authentication`` is checked first: a refused request answers as n8n does and runs nothing.
+    """
+    node = target.prepared.workflow.nodes[target.node]
+    jwt_payload = None
+    if needs_auth(node):
+        try:
+            jwt_payload = await runner.db(check_webhook_auth, runner.store.credentials, node, request.headers)
+        except WebhookAuthorizationError as refusal:
+            return refusal.response()
     request = dataclasses.replace(request, params=target.params)
-    item = request_item(request, target.options, "test" if test else "production")
+    item = request_item(request, target.options, "test" if test else "production",
+                        depth_max=runner.settings.json_depth_max)
+    if jwt_payload is not None:
+        item["json"]["jwtPayload"] = jwt_payload
     responded = asyncio.get_running_loop().create_future()
     task = runner.spawn(
         runner.run(
@@ -63,7 +77,7 @@ async def call_waiting_webhook(
 
     stored = await claim_waiting(runner, execution_id, signature=signature, before_claim=check)
     options = found["options"]
-    item = request_item(request, options, "production")
+    item = request_item(request, options, "production", depth_max=runner.settings.json_depth_max)
     for key in ("webhookUrl", "executionMode"):
         item["json"].pop(key, None)
     responded = asyncio.get_running_loop().create_future()

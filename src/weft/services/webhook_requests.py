@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl
 
 from weft.errors import WeftError
 from weft.nodes.builtin.webhook import WebhookOptions
+from weft.services.json_limits import DEFAULT_DEPTH_MAX, JsonTooDeepError, loads
 from weft.workflow import Item
 
 
@@ -51,10 +52,12 @@ class IncomingRequest:
         return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
 
-def request_item(request: IncomingRequest, options: WebhookOptions | None, execution_mode: str) -> Item:
+def request_item(
+    request: IncomingRequest, options: WebhookOptions | None, execution_mode: str, *, depth_max: int = DEFAULT_DEPTH_MAX
+) -> Item:
     """The Webhook node's output item for ``request`` (``execution_mode``: ``production`` or ``test``)."""
     binary: dict[str, Any] = {}
-    body = parse_body(request, options, binary)
+    body = parse_body(request, options, binary, depth_max=depth_max)
     item: Item = {
         "json": {
             "headers": request.headers,
@@ -70,7 +73,10 @@ def request_item(request: IncomingRequest, options: WebhookOptions | None, execu
     return item
 
 
-def parse_body(request: IncomingRequest, options: WebhookOptions | None, binary: dict[str, Any]) -> Any:
+def parse_body(
+    request: IncomingRequest, options: WebhookOptions | None, binary: dict[str, Any], *,
+    depth_max: int = DEFAULT_DEPTH_MAX,
+) -> Any:
     kind = request.content_type
     name = options.binary_property_name if options else "data"
     if options is not None and options.raw_body and request.body:
@@ -84,9 +90,11 @@ def parse_body(request: IncomingRequest, options: WebhookOptions | None, binary:
         return {}
     if kind == "application/json" or kind.endswith("+json"):
         try:
-            return json.loads(request.body)
+            return loads(request.body, depth_max)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise BadRequestError(f"The request body is not valid JSON: {exc}") from None
+        except JsonTooDeepError as exc:
+            raise BadRequestError(f"The request body is not accepted: {exc.message}") from None
     if kind == "application/x-www-form-urlencoded":
         return _form(request.body.decode("utf-8", "replace"))
     if kind.startswith("text/") or kind in ("application/xml", ""):
