@@ -138,10 +138,38 @@ def _merge_v2(ctx: ExecuteContext, inputs: list[list[Item]]) -> list[Item]:
         raise NodeOperationError(ctx.node.name, f"The mode {mode!r} is not known.")
     combination = legacy_param(ctx, "combinationMode", 0, "mergeByFields")
     if combination == "mergeByPosition":
-        return v3._combine_by_position(Params(ctx), inputs)
+        return _by_position_v2(Params(ctx), inputs)
     if combination == "multiplex":
         return v3._combine_all(Params(ctx), inputs)
     return v3._combine_by_fields(ctx, _AdvancedParams(ctx), inputs)
+
+
+def _by_position_v2(params: Params, inputs: list[list[Item]]) -> list[Item]:
+    """v2 ``mergeByPosition``: pairs by index (each pair paired to both items); unpaired items go out as they are."""
+    from weft.nodes.builtin._merge_fields import add_suffix, merge_method
+
+    input1, input2 = inputs[0], inputs[1]
+    if not input1 or not input2:
+        return [*input1, *input2]
+    clash: dict[str, Any] = params.get("options.clashHandling.values", 0, {}) or {}
+    if clash.get("resolveClash") == "preferInput1":
+        input1, input2 = input2, input1
+    if clash.get("resolveClash") == "addSuffix":
+        input1, input2 = add_suffix(input1, "1"), add_suffix(input2, "2")
+    longest = params.get("options.includeUnpaired", 0, False)
+    count = max(len(input1), len(input2)) if longest else min(len(input1), len(input2))
+    merge = merge_method(clash)
+    output: list[Item] = []
+    for index in range(count):
+        if index >= len(input1) or index >= len(input2):
+            output.append(input2[index] if index >= len(input1) else input1[index])
+            continue
+        entry1, entry2 = input1[index], input2[index]
+        binary = merge_method({})({}, entry1.get("binary") or {}, entry2.get("binary") or {})
+        paired = [*paired_items_of(entry1), *paired_items_of(entry2)]
+        merged = {"json": merge(entry1["json"], entry2["json"]), "binary": binary, "pairedItem": paired}
+        output.append(merged)  # type: ignore[arg-type]
+    return output
 
 
 def _choose_branch(ctx: ExecuteContext, inputs: list[list[Item]]) -> list[Item]:
