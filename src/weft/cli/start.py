@@ -8,6 +8,7 @@ and executions a crashed process left ``running`` are marked ``crashed``: once, 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import socket
 import sys
@@ -45,7 +46,7 @@ def run_command(args: argparse.Namespace) -> int:
     host = args.host or settings.host
     port = args.port or settings.port
     if workers <= 1:
-        return _serve_one(settings, host, port)
+        return _serve_one(dataclasses.replace(settings, host=host, port=port), host, port)
     # the supervisor stays small: the database work runs in a short-lived child process
     if not _recover_in_child():
         print("weft: cannot open the database; see the error above", file=sys.stderr)
