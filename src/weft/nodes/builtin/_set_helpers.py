@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from weft.nodes.builtin._json_repair import repair_json
 from weft.nodes.builtin._utils import (
     get_path,
     has_path,
@@ -154,13 +155,6 @@ def stringify_resolved(value: Any) -> str:
     return js_string(value)
 
 
-def _repair_json(text: str) -> str:
-    repaired = text.replace("'", '"')
-    repaired = re.sub(r"(['\"])?([a-zA-Z0-9_]+)(['\"])?:", r'"\2":', repaired)
-    repaired = re.sub(r",\s*([\]}])", r"\1", repaired)
-    return re.sub(r",+$", "", repaired)
-
-
 def parse_json_parameter(data: Any, item_index: int, entry_name: str | None = None) -> dict[str, Any]:
     """n8n ``parseJsonParameter``: the JSON Output (or an object field) as an object, or n8n's error."""
     location = f"entry \"{entry_name}\" inside 'Fields to Set'" if entry_name else "'JSON Output'"
@@ -170,7 +164,7 @@ def parse_json_parameter(data: Any, item_index: int, entry_name: str | None = No
             result = json.loads(data)
         except ValueError:
             try:
-                result = json.loads(_repair_json(data))
+                result = json.loads(repair_json(data))
             except ValueError:
                 raise SetFieldError(
                     f"The {location} in item {item_index} contains invalid JSON", description=data
