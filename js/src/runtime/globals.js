@@ -5,7 +5,10 @@ import { inputItem, parametersProxy } from './data.js';
 import { dollar, inputProxy, itemsFn, nodeProxy } from './nodes.js';
 import { fromAI } from './fromai.js';
 import { customDataApi } from './custom-data.js';
-import { applyLuxonSettings, isDateTime, luxon } from './luxon.js';
+import { applyLuxonSettings, luxon } from './luxon.js';
+import { arrayFunctions } from '../extensions/array.js';
+import { ExpressionExtensionError } from '../extensions/errors.js';
+import { defineField } from '../extensions/object.js';
 
 function currentJson() {
   const item = inputItem(S.i);
@@ -49,35 +52,60 @@ function jmespathWrapper(data, query) {
   return jmespath.search(Array.isArray(data) ? data : { ...data }, query);
 }
 
-function isEmptyValue(value) {
-  if (value === undefined || value === null || value === '') return true;
-  if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object' && !(value instanceof Date) && !isDateTime(value)) {
-    return Object.keys(value).length === 0;
+// n8n's extended functions (packages/workflow/src/extensions/extended-functions.ts).
+function ifEmpty(...args) {
+  if (args.length !== 2) fail('expected two arguments (value, defaultValue) for this function');
+  const [value, defaultValue] = args;
+  if (value === undefined || value === null || value === '') return defaultValue;
+  if (typeof value === 'object' && (Array.isArray(value) ? !value.length : !Object.keys(value).length)) {
+    return defaultValue;
   }
-  return false;
+  return value;
 }
 
-function numbers(args, name) {
-  return args.map((n) => {
-    if (typeof n !== 'number') fail(`${name}(): all arguments must be numbers`);
-    return n;
-  });
+function numberList(start, end) {
+  const size = Math.abs(start - end) + 1;
+  const out = new Array(size);
+  for (let i = 0, cur = start; i < size; i++) out[i] = start < end ? cur++ : cur--;
+  return out;
 }
+
+function zip(keys, values) {
+  if (!Array.isArray(keys) || !Array.isArray(values)) throw new ExpressionExtensionError('keys and values must be arrays');
+  if (keys.length !== values.length) throw new ExpressionExtensionError('keys and values not of equal length');
+  const out = {};
+  keys.forEach((key, i) => defineField(out, key, values[i]));
+  return out;
+}
+
+function toPathSegment(id) {
+  if (id === null || id === undefined) fail('Invalid identifier: a value is required');
+  const value = String(id);
+  if (value === '' || value === '.' || value === '..') fail(`Invalid identifier: "${value}" is not allowed`);
+  return encodeURIComponent(value);
+}
+
+const average = (...args) => arrayFunctions.average(args, []);
+const not = (value) => !value;
 
 // DateTime, Duration, Interval (and Intl) are installed with Luxon (./luxon.js).
 const staticGlobals = {
   $jmespath: jmespathWrapper,
   $jmesPath: jmespathWrapper,
-  $if: (condition, valueIfTrue, valueIfFalse) => (condition ? valueIfTrue : valueIfFalse),
-  $ifEmpty: (value, defaultValue) => (isEmptyValue(value) ? defaultValue : value),
-  $min: (...args) => Math.min(...numbers(args, '$min')),
-  $max: (...args) => Math.max(...numbers(args, '$max')),
-  $average: (...args) => {
-    const nums = numbers(args, '$average');
-    return nums.length ? nums.reduce((a, b) => a + b, 0) / nums.length : NaN;
-  },
-  $not: (value) => !value,
+  // n8n compiles `$if(a, b[, c])` to `a ? b : c`, `c` being false when it is left out.
+  $if: (condition, valueIfTrue, valueIfFalse = false) => (condition ? valueIfTrue : valueIfFalse),
+  $ifEmpty: ifEmpty,
+  min: Math.min,
+  max: Math.max,
+  average,
+  not,
+  numberList,
+  zip,
+  toPathSegment,
+  $min: Math.min,
+  $max: Math.max,
+  $average: average,
+  $not: not,
   $: dollar,
   $node: nodeProxy,
   $items: itemsFn,
