@@ -4,10 +4,12 @@ body's execution is readable, ids and names are validated as n8n does, and trace
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import pytest
 
 from weft.settings import Settings
 
@@ -109,9 +111,11 @@ def _failing_workflow() -> dict[str, Any]:
     }
 
 
-def test_execution_errors_over_rest_carry_no_traceback(server: Server) -> None:
+def test_execution_errors_over_rest_carry_no_traceback(server: Server, caplog: pytest.LogCaptureFixture) -> None:
     workflow_id = server.import_workflow(_failing_workflow(), activate=False)
-    started = server.owner.post(f"/rest/workflows/{workflow_id}/run").json()["data"]
+    with caplog.at_level(logging.WARNING, logger="weft.executions"):
+        started = server.owner.post(f"/rest/workflows/{workflow_id}/run").json()["data"]
+    assert f"Execution {started['executionId']} failed" in caplog.text and "Traceback" in caplog.text
     read = server.owner.get(f"/rest/executions/{started['executionId']}")
     assert read.json()["data"]["status"] == "error"
     assert "Traceback" not in read.text and ".py" not in read.text

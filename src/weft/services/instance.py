@@ -53,6 +53,7 @@ class Instance:
         if inline_db is None:
             inline_db = store.db.dialect == "sqlite"
         runner = WorkflowRunner(store, settings, registry, inline_db=inline_db)
+        runner.log_errors = True
         return cls(
             settings=settings,
             store=store,

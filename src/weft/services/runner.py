@@ -14,6 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,6 +32,8 @@ from weft.services.write_lock import sqlite_write_lock
 from weft.settings import Settings
 from weft.workflow import ExecuteData, Item, Run, RunExecutionData
 from weft.workflow.items import empty_run_data
+
+log = logging.getLogger("weft.executions")
 
 if TYPE_CHECKING:
     from weft.db.executions import StoredExecution
@@ -81,6 +84,8 @@ class WorkflowRunner:
             sign_resume_url=self.signer.sign,
         )
         self.inline_db = inline_db
+        self.log_errors = False
+        """Log each failed execution's error with its stack (the server; the API shows no stack)."""
         """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
         self.write_lock = sqlite_write_lock(settings.database_url)
         self.executions: Any = self._hot_path_executions(settings, inline_db)
@@ -274,12 +279,16 @@ class WorkflowRunner:
         try:
             run = await start()
         except BaseException:
+            if self.log_errors:
+                log.exception("Execution %s crashed", execution_id)
             await self.db_write(self.executions.set_status, execution_id, "crashed", expected={"running"})
             raise
         finally:
             self._running.pop(execution_id, None)
             if timer is not None:
                 timer.cancel()
+        if self.log_errors and run.get("status") == "error":
+            _log_failure(execution_id, run)
         saved = self._outcomes.pop(execution_id, {}).get("saved", True)
         return RunResult(execution_id=execution_id, run=run, saved=saved)
 
@@ -288,6 +297,13 @@ class WorkflowRunner:
         if timeout is None or prepared.workflow.settings.executionTimeout is not None:
             return None
         return asyncio.get_running_loop().call_later(timeout, execution.cancel, TimeoutExecutionCancelledError(timeout))
+
+
+def _log_failure(execution_id: str, run: Run) -> None:
+    error = (run.get("data") or {}).get("resultData", {}).get("error") or {}
+    node = (error.get("node") or {}).get("name") if isinstance(error.get("node"), dict) else None
+    log.warning("Execution %s failed%s: %s\n%s", execution_id, f" in node {node!r}" if node else "",
+                error.get("message"), error.get("stack") or "")
 
 
 def _seed_resume(
