@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/cs.js';
 import '@formatjs/intl-numberformat/locale-data/cs.js';
 import '@formatjs/intl-datetimeformat/locale-data/cs.js';
+import '@formatjs/intl-listformat/locale-data/cs.js';

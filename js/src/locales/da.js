@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/da.js';
 import '@formatjs/intl-numberformat/locale-data/da.js';
 import '@formatjs/intl-datetimeformat/locale-data/da.js';
+import '@formatjs/intl-listformat/locale-data/da.js';

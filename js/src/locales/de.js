@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/de.js';
 import '@formatjs/intl-numberformat/locale-data/de.js';
 import '@formatjs/intl-datetimeformat/locale-data/de.js';
+import '@formatjs/intl-listformat/locale-data/de.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/fi.js';
 import '@formatjs/intl-numberformat/locale-data/fi.js';
 import '@formatjs/intl-datetimeformat/locale-data/fi.js';
+import '@formatjs/intl-listformat/locale-data/fi.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/fr.js';
 import '@formatjs/intl-numberformat/locale-data/fr.js';
 import '@formatjs/intl-datetimeformat/locale-data/fr.js';
+import '@formatjs/intl-listformat/locale-data/fr.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/it.js';
 import '@formatjs/intl-numberformat/locale-data/it.js';
 import '@formatjs/intl-datetimeformat/locale-data/it.js';
+import '@formatjs/intl-listformat/locale-data/it.js';

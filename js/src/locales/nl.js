@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/nl.js';
 import '@formatjs/intl-numberformat/locale-data/nl.js';
 import '@formatjs/intl-datetimeformat/locale-data/nl.js';
+import '@formatjs/intl-listformat/locale-data/nl.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/pl.js';
 import '@formatjs/intl-numberformat/locale-data/pl.js';
 import '@formatjs/intl-datetimeformat/locale-data/pl.js';
+import '@formatjs/intl-listformat/locale-data/pl.js';

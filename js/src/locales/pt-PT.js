@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/pt-PT.js';
 import '@formatjs/intl-numberformat/locale-data/pt-PT.js';
 import '@formatjs/intl-datetimeformat/locale-data/pt-PT.js';
+import '@formatjs/intl-listformat/locale-data/pt-PT.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/ru.js';
 import '@formatjs/intl-numberformat/locale-data/ru.js';
 import '@formatjs/intl-datetimeformat/locale-data/ru.js';
+import '@formatjs/intl-listformat/locale-data/ru.js';

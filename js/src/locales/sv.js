@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/sv.js';
 import '@formatjs/intl-numberformat/locale-data/sv.js';
 import '@formatjs/intl-datetimeformat/locale-data/sv.js';
+import '@formatjs/intl-listformat/locale-data/sv.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/tr.js';
 import '@formatjs/intl-numberformat/locale-data/tr.js';
 import '@formatjs/intl-datetimeformat/locale-data/tr.js';
+import '@formatjs/intl-listformat/locale-data/tr.js';

@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/uk.js';
 import '@formatjs/intl-numberformat/locale-data/uk.js';
 import '@formatjs/intl-datetimeformat/locale-data/uk.js';
+import '@formatjs/intl-listformat/locale-data/uk.js';

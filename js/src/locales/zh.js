@@ -2,3 +2,4 @@
 import '@formatjs/intl-pluralrules/locale-data/zh.js';
 import '@formatjs/intl-numberformat/locale-data/zh.js';
 import '@formatjs/intl-datetimeformat/locale-data/zh.js';
+import '@formatjs/intl-listformat/locale-data/zh.js';

@@ -10,6 +10,8 @@ import '@formatjs/intl-numberformat/locale-data/en.js';
 import '@formatjs/intl-datetimeformat/polyfill-force.js';
 import '@formatjs/intl-datetimeformat/locale-data/en.js';
 import '@formatjs/intl-datetimeformat/add-all-tz.js';
+import '@formatjs/intl-listformat/polyfill-force.js';
+import '@formatjs/intl-listformat/locale-data/en.js';
 import { DateTime, Duration, Interval, Settings } from 'luxon';
 import { installLocaleTraps } from './locales.js';
 // Helpers of the string extensions hash() and replaceSpecialChars(), too big for the core bundle.

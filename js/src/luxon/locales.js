@@ -59,7 +59,7 @@ function trapMethod(proto, name) {
 }
 
 export function installLocaleTraps() {
-  for (const name of ['NumberFormat', 'DateTimeFormat', 'PluralRules']) trapConstructor(name);
+  for (const name of ['NumberFormat', 'DateTimeFormat', 'PluralRules', 'ListFormat']) trapConstructor(name);
   trapMethod(Number.prototype, 'toLocaleString');
   for (const name of ['toLocaleString', 'toLocaleDateString', 'toLocaleTimeString']) trapMethod(Date.prototype, name);
 }

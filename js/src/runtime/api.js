@@ -111,14 +111,13 @@ function wrap(fn) {
   };
 }
 
-/** How a value is rendered inside a mixed template (`Hello {{ $json.name }}`). */
+/**
+ * How a value is rendered inside a mixed template (`Hello {{ $json.name }}`): as n8n's evaluator joins the
+ * segments, `[v || v === 0 || v === false ? v : '', ...].join('')`. So null, undefined, '' and NaN are '', an
+ * object is "[object Object]", an array is its elements joined with commas, a Date is `Date#toString`.
+ */
 function str(v) {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'object') {
-    if (isDateTime(v)) return v.toString();
-    if (v instanceof Date) return isNaN(v.getTime()) ? 'Invalid Date' : v.toISOString();
-    return JSON.stringify(v);
-  }
+  if (!(v || v === 0 || v === false)) return '';
   return String(v);
 }
 

@@ -152,7 +152,22 @@ const dynamicGlobals = {
   $webhookId: () => S.base.webhookId,
 };
 
+// V8's Date#toString ends with the zone's long name; QuickJS's stops at the offset. Servers run in UTC.
+function installDateToString() {
+  const quickjs = Date.prototype.toString;
+  Object.defineProperty(Date.prototype, 'toString', {
+    value: function toString() {
+      const text = quickjs.call(this);
+      return text === 'Invalid Date' || this.getTimezoneOffset() !== 0 ? text : `${text} (Coordinated Universal Time)`;
+    },
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+}
+
 export function installGlobals() {
+  installDateToString();
   for (const [name, value] of Object.entries(staticGlobals)) {
     Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
   }
