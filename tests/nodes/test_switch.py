@@ -91,3 +91,13 @@ async def test_expression_mode_with_javascript(run_node, js):
     params = {"mode": "expression", "numberOutputs": 2, "output": "={{ $json.n % 2 }}"}
     run = await run_node("switch", params, [{"n": 1}, {"n": 2}, {"n": 3}], version=3.2)
     assert (js(run, output=0), js(run, output=1)) == ([{"n": 2}], [{"n": 1}, {"n": 3}])
+
+
+def test_v1_and_v2_outputs_follow_their_parameters() -> None:
+    from weft.nodes.builtin.switch import configured_outputs
+
+    v1_rules = {"dataType": "number", "rules": {"rules": [{"operation": "smaller", "value2": 1, "output": 2}]}}
+    v2_rules = {"dataType": "string", "rules": {"rules": [{"operation": "equal", "value2": "a"}, {"value2": "b"}]}}
+    assert len(configured_outputs(v1_rules)) == 4
+    assert len(configured_outputs(v2_rules)) == 2
+    assert len(configured_outputs({"mode": "expression", "outputsAmount": 3, "output": 1})) == 3
