@@ -4,6 +4,7 @@ body's execution is readable, ids and names are validated as n8n does, and trace
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -121,3 +122,11 @@ def test_execution_errors_over_rest_carry_no_traceback(server: Server, caplog: p
     assert "Traceback" not in read.text and ".py" not in read.text
     stored = server.instance.store.executions.get(started["executionId"])
     assert stored is not None and "Traceback" in str(stored.data)  # kept for the operator
+
+
+def test_a_deeply_nested_workflow_is_a_clean_400(server: Server) -> None:
+    node = {"name": "S", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0],
+            "parameters": {"x": "PLACEHOLDER"}}
+    body = json.dumps({"name": "deep", "nodes": [node], "connections": {}}).replace('"PLACEHOLDER"', _nested(800))
+    refused = server.owner.post("/rest/workflows", content=body, headers={"content-type": "application/json"})
+    assert refused.status_code == 400 and "levels deep" in refused.json()["message"]

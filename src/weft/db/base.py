@@ -37,6 +37,23 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def nesting_exceeds(value: Any, limit: int) -> bool:
+    """Whether arrays/objects in ``value`` nest deeper than ``limit`` levels (iterative: no recursion limit)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, dict):
+            children: Any = current.values()
+        elif isinstance(current, list):
+            children = current
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
 def to_iso(value: datetime | None) -> str | None:
     """``2026-11-30T08:57:16.123Z``: JavaScript's ``Date.toISOString()``, as n8n writes timestamps."""
     if value is None:
@@ -53,4 +70,4 @@ def parse_iso(value: str | datetime | None) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
-__all__ = ["NotFoundError", "dumps", "new_id", "parse_iso", "rowcount", "to_iso"]
+__all__ = ["NotFoundError", "dumps", "nesting_exceeds", "new_id", "parse_iso", "rowcount", "to_iso"]

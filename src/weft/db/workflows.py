@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from weft.db.base import NotFoundError, new_id
+from weft.db.base import NotFoundError, nesting_exceeds, new_id
 from weft.db.engine import Database
 from weft.db.orm import ExecutionEntity, WorkflowEntity, utcnow
 from weft.errors import WorkflowFileError
@@ -140,6 +140,8 @@ class WorkflowRepository:
 #: n8n's limits: ``isWorkflowIdValid`` (1 to 21 characters) and the workflow entity's ``@Length(1, 128)`` name.
 ID_MAX = 21
 NAME_MAX = 128
+#: How deeply a workflow's JSON (parameters, pinned data) may nest: deeper ones cannot be copied or validated.
+DEPTH_MAX = 256
 #: The characters n8n's generated ids use (nanoid's alphabet); Weft refuses others, such as ``/`` and ``.``.
 _ID_CHARS = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -167,6 +169,11 @@ def _require(session: Session, workflow_id: str) -> WorkflowEntity:
 
 def _apply(row: WorkflowEntity, workflow: dict[str, Any], active: bool | None) -> None:
     """Validate ``workflow`` and copy it into ``row`` (columns and ``raw``)."""
+    if nesting_exceeds(workflow, DEPTH_MAX):
+        raise WorkflowFileError(
+            f"Workflow {row.id!r} nests arrays or objects more than {DEPTH_MAX} levels deep.",
+            fix="Flatten the deepest parameter or pinned data.",
+        )
     raw: dict[str, Any] = json.loads(json.dumps(workflow))  # a detached, JSON-only copy
     model = parse_workflow(raw, source=f"Workflow {row.id!r}")
     raw["id"] = row.id
@@ -199,4 +206,4 @@ def _record(row: WorkflowEntity) -> StoredWorkflow:
     )
 
 
-__all__ = ["ID_MAX", "NAME_MAX", "StoredWorkflow", "WorkflowRepository", "check_workflow_id"]
+__all__ = ["DEPTH_MAX", "ID_MAX", "NAME_MAX", "StoredWorkflow", "WorkflowRepository", "check_workflow_id"]

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from weft.db.base import nesting_exceeds
 from weft.errors import WeftError
 
 DEFAULT_DEPTH_MAX = 900
@@ -25,18 +26,8 @@ def depth_message(limit: int) -> str:
 
 def check_depth(value: Any, limit: int) -> None:
     """:class:`JsonTooDeepError` when arrays/objects in ``value`` nest deeper than ``limit`` (no recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        current, depth = stack.pop()
-        if isinstance(current, dict):
-            children: Any = current.values()
-        elif isinstance(current, list):
-            children = current
-        else:
-            continue
-        if depth > limit:
-            raise JsonTooDeepError(depth_message(limit))
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    if nesting_exceeds(value, limit):
+        raise JsonTooDeepError(depth_message(limit))
 
 
 def loads(text: str | bytes, limit: int = DEFAULT_DEPTH_MAX) -> Any:
