@@ -1,8 +1,13 @@
 """Records what n8n answers for login, sessions, API keys and Webhook authentication (run by hand).
 
-Start n8n 2.8.4 with the workflows and credentials of ``oracle_setup.json`` imported and published, then::
+Start n8n 2.8.4 with the workflows and credentials below imported and published, then::
 
     .venv/bin/python tests/security/_record_n8n.py http://127.0.0.1:5851 /path/to/rsa.pem
+    .venv/bin/python tests/security/_record_n8n.py http://127.0.0.1:5851 --limits   # only the "limits" part
+
+Workflows: one Webhook (GET, v2) per authentication, on the paths ``basic``, ``header``, ``jwths``, ``jwtrs``
+(credentials ``httpBasicAuth`` alice/s3cret, ``httpHeaderAuth`` X-Api-Token/tok-123, ``jwtAuth`` HS256
+passphrase ``hs-secret``, ``jwtAuth`` RS256 with the PEM pair) and ``basicnocred`` (basic auth, no credential).
 
 It writes ``tests/security/n8n_answers.json``: for each case the status, the JSON (or text) body and the
 headers that matter. Values that change per run (ids, dates, keys) are replaced by ``"<any>"``.
@@ -171,10 +176,30 @@ def record_webhooks(base: str, private_key: str) -> dict[str, Any]:
     return out
 
 
+def record_limits(base: str) -> dict[str, Any]:
+    """What n8n does with a body over 16 MiB, a foreign ``Host`` and a cross-origin POST (no session needed)."""
+    big = b'{"a":"' + b"x" * (17 * 1024 * 1024) + b'"}'
+    too_large = httpx.post(base + "/rest/login", content=big, headers={"content-type": "application/json"},
+                           timeout=60)
+    login = {"emailOrLdapLoginId": "a@b.co", "password": "x"}
+    return {
+        "body_over_16_mib": {"status": too_large.status_code},
+        "foreign_host": {"status": httpx.get(base + "/rest/workflows", headers={"host": "evil.example"}).status_code},
+        "cross_origin_login": {"status": httpx.post(base + "/rest/login", json=login,
+                                                    headers={"origin": "http://evil.example"}).status_code},
+    }
+
+
 def main() -> None:
-    base, pem = sys.argv[1], Path(sys.argv[2]).read_text()
-    answers = {"n8n": "2.8.4", "webhook": record_webhooks(base, pem), "auth": record_auth(base)}
+    base = sys.argv[1]
     target = Path(__file__).with_name("n8n_answers.json")
+    if sys.argv[2:] == ["--limits"]:  # can be recorded again on an instance whose owner is set up
+        answers = json.loads(target.read_text())
+        answers["limits"] = record_limits(base)
+    else:
+        pem = Path(sys.argv[2]).read_text()
+        answers = {"n8n": "2.8.4", "webhook": record_webhooks(base, pem), "auth": record_auth(base),
+                   "limits": record_limits(base)}
     target.write_text(json.dumps(answers, indent=2, sort_keys=True) + "\n")
 
 

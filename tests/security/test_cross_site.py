@@ -1,5 +1,8 @@
 """Findings: the Host header was not checked; body-less POSTs (``/activate``, ``/run``) were accepted from any
-Origin as form posts. Now ``Host`` must name the server and state-changing API calls from another origin get 403."""
+Origin as form posts. Now ``Host`` must name the server and state-changing API calls from another origin get 403.
+
+n8n 2.8.4 checks neither (``limits`` in ``n8n_answers.json``: it answers a foreign ``Host`` and a cross-origin login
+as any other request); Weft is stricter here on purpose."""
 
 from __future__ import annotations
 

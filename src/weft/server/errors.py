@@ -13,6 +13,7 @@ from weft.db.base import NotFoundError
 from weft.db.tags import TagConflictError
 from weft.errors import ConfigurationError, WeftError, WorkflowDefinitionError
 from weft.server.routes.public_api import PublicApiError
+from weft.server.security import PayloadTooLargeError
 from weft.services.auth import AuthError
 from weft.services.errors import (
     ExecutionConflictError,
@@ -101,6 +102,13 @@ def _safe(errors: object) -> object:
     return errors
 
 
+async def _too_large(request: Request, error: Exception) -> Response:
+    assert isinstance(error, PayloadTooLargeError)
+    if _public(request):
+        return JSONResponse({"message": error.detail}, 413)
+    return JSONResponse({"code": 413, "message": error.detail}, 413)
+
+
 async def _unexpected(request: Request, error: Exception) -> Response:
     """A bug: the traceback goes to the log, the client gets no server details."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=error)
@@ -119,6 +127,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AuthError, _auth_error)
     app.add_exception_handler(PublicApiError, _public_api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(PayloadTooLargeError, _too_large)
     app.add_exception_handler(Exception, _unexpected)
 
 
