@@ -64,7 +64,8 @@ class WaitScheduler:
 
 
 class Pruner:
-    """Deletes finished executions beyond ``WEFT_EXECUTIONS_DATA_MAX_AGE`` hours / ``…_PRUNE_MAX_COUNT``."""
+    """Deletes finished executions beyond ``WEFT_EXECUTIONS_DATA_MAX_AGE`` hours / ``…_PRUNE_MAX_COUNT``, and
+    expired login sessions."""
 
     def __init__(self, runner: WorkflowRunner, *, every_seconds: float = 3600.0) -> None:
         self.runner = runner
@@ -86,6 +87,7 @@ class Pruner:
                 pruned = await self.prune()
                 if pruned:
                     log.info("Pruned %d executions", len(pruned))
+                await self.runner.db(self.runner.store.users.delete_expired_sessions)
             except Exception:
                 log.exception("Pruning executions failed")
             await asyncio.sleep(self.every_seconds)
