@@ -150,8 +150,18 @@ class SecurityMiddleware:
         return limited
 
 
+_WANTED = {name.encode(): name for name in ("host", "content-length", "origin", "sec-fetch-site", "cookie",
+                                           "x-n8n-api-key")}
+
+
 def _headers(scope: Scope) -> dict[str, str]:
-    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+    """The few headers the checks read (ASGI servers give names in lower case)."""
+    found: dict[str, str] = {}
+    for key, value in scope["headers"]:
+        name = _WANTED.get(key) or _WANTED.get(key.lower())
+        if name is not None:
+            found[name] = value.decode("latin-1")
+    return found
 
 
 def _cookie(header: str, name: str) -> str | None:
