@@ -137,3 +137,32 @@ def test_test_webhooks_check_it_too(server: Server, paths: dict[str, tuple[str, 
     assert started["waitingForWebhook"] is True
     refused = httpx.get(f"{server.url}/webhook-test/{path}")
     assert refused.status_code == 403 and refused.text == "Authorization data is wrong!"
+
+
+def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: Server) -> None:
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).parents[2] / "examples" / "wait_approval.json").read_text())
+    created = server.owner.post("/rest/credentials", json={"name": "resume", "type": "httpHeaderAuth",
+                                                          "data": {"name": "X-Resume", "value": "let-me-in"}})
+    path = unique("resume")
+    data["id"] = unique("w")[:16]
+    for node in data["nodes"]:
+        if node["type"] == "n8n-nodes-base.webhook":
+            node["parameters"]["path"] = path
+        if node["type"] == "n8n-nodes-base.wait":
+            node["parameters"]["incomingAuthentication"] = "headerAuth"
+            node["credentials"] = {"httpHeaderAuth": {"id": created.json()["data"]["id"], "name": "resume"}}
+    server.import_workflow(data)
+    info = httpx.post(f"{server.url}/webhook/{path}", json={"request": "x"}).json()
+    from .conftest import wait_for
+
+    execution = f"/rest/executions/{info['executionId']}"
+    wait_for(lambda: server.owner.get(execution).json()["data"]["status"] == "waiting")
+    refused = httpx.post(info["resumeUrl"], json={"approved": True})
+    assert (refused.status_code, refused.text) == (403, "Authorization data is wrong!")
+    assert server.owner.get(execution).json()["data"]["status"] == "waiting"
+    resumed = httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-resume": "let-me-in"})
+    assert resumed.status_code == 200
+    wait_for(lambda: server.owner.get(execution).json()["data"]["status"] == "success")

@@ -7,7 +7,7 @@ The claim moves ``waiting → running`` with a conditional update, so two concur
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from weft.db.executions import StoredExecution
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError, InvalidSignatureError
@@ -21,10 +21,12 @@ async def claim_waiting(
     signature: str | None = None,
     check_signature: bool = True,
     before_claim: Callable[[StoredExecution], None] | None = None,
+    authorize: Callable[[StoredExecution], Awaitable[None]] | None = None,
 ) -> StoredExecution:
     """The execution with its data, now ``running``; raises the 404/401/409 errors.
 
-    ``before_claim`` may refuse the request (raise) after the checks and before the execution is claimed.
+    ``before_claim``, then ``authorize`` (the resume webhook's own authentication), may refuse the request (raise)
+    after the checks and before the execution is claimed: a refused request leaves it waiting.
     The data loaded before the claim is current: a waiting execution changes only through a claim.
     """
     stored = await runner.db(runner.store.executions.get, execution_id)
@@ -36,6 +38,8 @@ async def claim_waiting(
         raise not_waiting_error(stored)
     if before_claim is not None:
         before_claim(stored)
+    if authorize is not None:
+        await authorize(stored)
     claimed = await runner.db_write(runner.store.executions.set_status, stored.id, "running", expected={"waiting"})
     if not claimed:
         raise ExecutionConflictError(f'The execution "{stored.id}" is running already.', execution_id=stored.id)

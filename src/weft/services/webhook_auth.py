@@ -44,19 +44,25 @@ class WebhookAuthorizationError(Exception):
         return WebhookResponse(status_code=self.status, headers=dict(CHALLENGE), body=self.message.encode())
 
 
-def needs_auth(node: NodeModel) -> bool:
-    return str(node.parameters.get("authentication") or "none") in CREDENTIAL_TYPES
+#: The parameter holding the authentication: the Webhook node's, and the Wait node's for its resume webhook.
+AUTH_PARAMETER = "authentication"
+WAIT_AUTH_PARAMETER = "incomingAuthentication"
+
+
+def needs_auth(node: NodeModel, parameter: str = AUTH_PARAMETER) -> bool:
+    return str(node.parameters.get(parameter) or "none") in CREDENTIAL_TYPES
 
 
 def check_webhook_auth(
-    credentials: CredentialsRepository, node: NodeModel, headers: Mapping[str, str]
+    credentials: CredentialsRepository, node: NodeModel, headers: Mapping[str, str],
+    parameter: str = AUTH_PARAMETER,
 ) -> dict[str, Any] | None:
     """Raise :class:`WebhookAuthorizationError` unless the request's ``headers`` pass the node's authentication.
 
     Returns the JWT payload for ``jwtAuth`` (the node puts it in the item's ``jwtPayload``), else ``None``.
     Synchronous (it reads the credential from the database): call it in a worker thread.
     """
-    method = str(node.parameters.get("authentication") or "none")
+    method = str(node.parameters.get(parameter) or "none")
     kind = CREDENTIAL_TYPES.get(method)
     if kind is None:
         return None
@@ -183,4 +189,11 @@ def format_public_key(key: str) -> str:
     return out
 
 
-__all__ = ["WebhookAuthorizationError", "basic_auth_token", "check_webhook_auth", "needs_auth", "verify_jwt"]
+__all__ = [
+    "AUTH_PARAMETER",
+    "WAIT_AUTH_PARAMETER",
+    "WebhookAuthorizationError", "basic_auth_token",
+    "check_webhook_auth",
+    "needs_auth",
+    "verify_jwt",
+]

@@ -24,7 +24,12 @@ from weft.services.activation import WebhookTarget
 from weft.services.errors import ExecutionNotFoundError
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.waiting import claim_waiting
-from weft.services.webhook_auth import WebhookAuthorizationError, check_webhook_auth, needs_auth
+from weft.services.webhook_auth import (
+    WAIT_AUTH_PARAMETER,
+    WebhookAuthorizationError,
+    check_webhook_auth,
+    needs_auth,
+)
 from weft.services.webhook_requests import IncomingRequest, request_item
 from weft.workflow import NodeModel, Run
 
@@ -70,13 +75,22 @@ async def call_waiting_webhook(
     runner: WorkflowRunner, execution_id: str, request: IncomingRequest, signature: str | None
 ) -> WebhookResponse:
     """Resume a waiting execution with the request (404 / 401 / 409 as n8n), and answer like a webhook."""
-    found: dict[str, WebhookOptions] = {}
+    found: dict[str, tuple[NodeModel, WebhookOptions]] = {}
 
     def check(stored: StoredExecution) -> None:
-        found["options"] = _waiting_options(stored, request.method)
+        found["node"] = _waiting_options(stored, request.method)
 
-    stored = await claim_waiting(runner, execution_id, signature=signature, before_claim=check)
-    options = found["options"]
+    async def authorize(_: StoredExecution) -> None:
+        node = found["node"][0]
+        if node.type == WAIT_TYPE and needs_auth(node, WAIT_AUTH_PARAMETER):
+            await runner.db(check_webhook_auth, runner.store.credentials, node, request.headers, WAIT_AUTH_PARAMETER)
+
+    try:
+        stored = await claim_waiting(runner, execution_id, signature=signature, before_claim=check,
+                                     authorize=authorize)
+    except WebhookAuthorizationError as refusal:
+        return refusal.response()
+    options = found["node"][1]
     item = request_item(request, options, "production", depth_max=runner.settings.json_depth_max)
     for key in ("webhookUrl", "executionMode"):
         item["json"].pop(key, None)
@@ -92,7 +106,7 @@ async def call_waiting_webhook(
     return await answer(options, task, responded)
 
 
-def _waiting_options(stored: StoredExecution, method: str) -> WebhookOptions:
+def _waiting_options(stored: StoredExecution, method: str) -> tuple[NodeModel, WebhookOptions]:
     data = stored.data or empty_run_data()
     stack = data["executionData"]["nodeExecutionStack"]
     node = NodeModel.model_validate(stack[0]["node"]) if stack else None
@@ -101,7 +115,7 @@ def _waiting_options(stored: StoredExecution, method: str) -> WebhookOptions:
     options = webhook_options(node)
     if node.type == WAIT_TYPE and (node.parameters.get("resume") != "webhook" or method not in options.methods):
         raise _no_waiting_webhook(stored.id)
-    return options
+    return node, options
 
 
 def _no_waiting_webhook(execution_id: str) -> ExecutionNotFoundError:
