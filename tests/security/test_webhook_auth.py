@@ -166,3 +166,13 @@ def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: 
     resumed = httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-resume": "let-me-in"})
     assert resumed.status_code == 200
     wait_for(lambda: server.owner.get(execution).json()["data"]["status"] == "success")
+
+
+def test_the_ip_allowlist_is_checked_as_n8n(server: Server) -> None:
+    closed, open_ = unique("ipno"), unique("ipyes")
+    closed_id = server.import_workflow(webhook_workflow(closed, options={"ipWhitelist": "10.0.0.1, 192.168.0.0/16"}))
+    server.import_workflow(webhook_workflow(open_, options={"ipWhitelist": "10.0.0.1,127.0.0.0/8"}))
+    refused = httpx.get(f"{server.url}/webhook/{closed}")
+    assert (refused.status_code, refused.text) == (403, "IP is not allowed to access the webhook!")
+    assert server.executions(closed_id) == []
+    assert httpx.get(f"{server.url}/webhook/{open_}").status_code == 200

@@ -34,7 +34,8 @@ async def read_request(request: Request, path: str, url: str) -> IncomingRequest
     for key, value in request.query_params.multi_items():
         _add(query, key, value)
     return IncomingRequest(
-        method=request.method, path=path, url=url, headers=headers, query=query, body=body, form=form, files=files
+        method=request.method, path=path, url=url, headers=headers, query=query, body=body, form=form, files=files,
+        client=request.client.host if request.client else "",
     )
 
 

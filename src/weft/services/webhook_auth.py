@@ -13,6 +13,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import ipaddress
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -47,6 +48,32 @@ class WebhookAuthorizationError(Exception):
 #: The parameter holding the authentication: the Webhook node's, and the Wait node's for its resume webhook.
 AUTH_PARAMETER = "authentication"
 WAIT_AUTH_PARAMETER = "incomingAuthentication"
+
+
+IP_REFUSED = "IP is not allowed to access the webhook!"
+
+
+def ip_allowed(node: NodeModel, client: str) -> bool:
+    """The Webhook node's ``options.ipWhitelist`` (addresses and CIDR ranges, comma-separated; empty: any)."""
+    allowlist = (node.parameters.get("options") or {}).get("ipWhitelist")
+    if not allowlist:
+        return True
+    entries = allowlist if isinstance(allowlist, list) else str(allowlist).split(",")
+    try:
+        address = ipaddress.ip_address(client.strip())
+    except ValueError:
+        return False
+    for entry in entries:
+        try:
+            if address in ipaddress.ip_network(str(entry).strip(), strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def refused_ip() -> WebhookResponse:
+    return WebhookResponse(status_code=403, body=IP_REFUSED.encode())
 
 
 def needs_auth(node: NodeModel, parameter: str = AUTH_PARAMETER) -> bool:

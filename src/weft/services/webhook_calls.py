@@ -28,7 +28,9 @@ from weft.services.webhook_auth import (
     WAIT_AUTH_PARAMETER,
     WebhookAuthorizationError,
     check_webhook_auth,
+    ip_allowed,
     needs_auth,
+    refused_ip,
 )
 from weft.services.webhook_requests import IncomingRequest, request_item
 from weft.workflow import NodeModel, Run
@@ -47,6 +49,8 @@ async def call_webhook(
     The node's ``authentication`` is checked first: a refused request answers as n8n does and runs nothing.
     """
     node = target.prepared.workflow.nodes[target.node]
+    if not ip_allowed(node, request.client):
+        return refused_ip()
     jwt_payload = None
     if needs_auth(node):
         try:

@@ -46,6 +46,8 @@ class IncomingRequest:
     """Fields of a multipart body, parsed by the server."""
     files: list[UploadedFile] = field(default_factory=list)
     params: dict[str, str] = field(default_factory=dict)
+    client: str = ""
+    """The caller's address (the Webhook node's ``ipWhitelist`` checks it)."""
 
     @property
     def content_type(self) -> str:
