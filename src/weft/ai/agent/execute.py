@@ -134,8 +134,9 @@ async def _run_item(turn: Turn, saved: ItemState | None, item: Item, index: int)
         # n8n checks the limit first thing on a resumed run
         _check_max_iterations(turn, saved)
         state = saved
-        _resolve_pending(state, turn.response)
-    memories = await ctx.get_input_connection_data(AI_MEMORY, index)
+        _resolve_pending(turn, state, turn.response)
+    # n8n reads the memory with item 0 (``getOptionalMemory(ctx)``): every item uses item 0's session (case a039)
+    memories = await ctx.get_input_connection_data(AI_MEMORY, 0)
     memory = memories[0] if memories else None
     history: list[Message] = await memory.load() if memory is not None else []
     return await _converse(turn, state, options, memory, history)
@@ -152,7 +153,9 @@ async def _converse(
         calls = _with_ids(reply.tool_calls, state)
         if not calls:
             return await _finish(state, reply.content, options, memory)
-        state.messages.append(AIMessage(content=reply.content, tool_calls=calls))
+        # replayed as n8n rebuilds it from the steps: no text, each call under its node's tool name (a053, a033)
+        replayed = [ToolCall(id=c.id, name=turn.tools.replay_name(c.name), args=c.args) for c in calls]
+        state.messages.append(AIMessage(content="", tool_calls=replayed))
         state.iterations += 1
         state.pending = [
             PendingCall(
@@ -166,7 +169,7 @@ async def _converse(
         if any(p.observation is None for p in state.pending):
             return state
         # only unknown tools: the model gets the errors at once, and that counts as an iteration
-        _resolve_pending(state, None)
+        _resolve_pending(turn, state, None)
         _check_max_iterations(turn, state)
 
 
@@ -198,7 +201,7 @@ def _with_ids(calls: list[ToolCall], state: ItemState) -> list[ToolCall]:
     ]
 
 
-def _resolve_pending(state: ItemState, response: EngineResponse | None) -> None:
+def _resolve_pending(turn: Turn, state: ItemState, response: EngineResponse | None) -> None:
     """The results of the last tool calls become tool messages and intermediate steps, in call order."""
     responses = {
         r.action.id: r
@@ -206,11 +209,11 @@ def _resolve_pending(state: ItemState, response: EngineResponse | None) -> None:
         if int(r.action.metadata.get("itemIndex", 0) or 0) == state.item_index
     }
     for pending in state.pending:
-        call = ToolCall(id=pending.id, name=pending.name, args=pending.args)
+        call = ToolCall(id=pending.id, name=turn.tools.replay_name(pending.name), args=pending.args)
         observation = pending.observation
         if observation is None:
             observation = observation_of(responses.get(pending.id))
-        state.messages.append(ToolMessage(tool_call_id=pending.id, name=pending.name, content=observation))
+        state.messages.append(ToolMessage(tool_call_id=pending.id, name=call.name, content=observation))
         state.steps.append(intermediate_step(call, observation))
     state.pending = []
 

@@ -42,7 +42,8 @@ def prompt_text(ctx: ExecuteContext, item: Item, item_index: int) -> str:
         raise NodeOperationError(
             ctx.node.name,
             "No prompt specified",
-            description="The 'Prompt (User Message)' parameter is empty; write the prompt or use an expression.",
+            description="The prompt field is empty or the expression used could not be resolved. Please check the "
+            "configured prompt value.",
             item_index=item_index,
         )
     return value if isinstance(value, str) else str(value)

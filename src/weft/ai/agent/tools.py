@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from weft.ai.messages import ToolCall, ToolDefinition
+from weft.ai.tools.naming import node_name_to_tool_name
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, ExecuteNodeAction, ToolSpec
 from weft.workflow import AI_TOOL
@@ -22,6 +23,18 @@ def _flatten(supplied: Iterable[Any]) -> list[Any]:
     return flat
 
 
+def _nodes_reversed(specs: list[Any]) -> list[Any]:
+    """``specs`` with the runs supplied by one node kept together and in order, the nodes reversed."""
+    groups: list[list[Any]] = []
+    for spec in specs:
+        node = getattr(spec, "source_node_name", None)
+        if groups and node is not None and getattr(groups[-1][0], "source_node_name", None) == node:
+            groups[-1].append(spec)
+        else:
+            groups.append([spec])
+    return [spec for group in reversed(groups) for spec in group]
+
+
 @dataclass(frozen=True, kw_only=True)
 class AgentTools:
     """The tools by the name the model calls them."""
@@ -32,6 +45,14 @@ class AgentTools:
     @property
     def names(self) -> list[str]:
         return list(self.by_name)
+
+    def replay_name(self, name: str) -> str:
+        """The name n8n gives a call when it replays it to the model (its ``resolveToolName``): a toolkit's tool
+        keeps its name, any other the tool name of its node (recorded: case a033, a Code Tool 1.1 named by hand)."""
+        spec = self.by_name.get(name)
+        if spec is None or spec.metadata.get("isFromToolkit"):
+            return name
+        return node_name_to_tool_name(spec.source_node_name)
 
     def unknown_tool_message(self, name: str) -> str:
         """The observation for a call to a tool the agent does not have (n8n drops such calls silently)."""
@@ -57,9 +78,10 @@ async def collect_tools(ctx: ExecuteContext) -> AgentTools:
     """The connected tools (toolkits flattened); two tools with one name are refused as n8n does.
 
     n8n offers them in reverse connection order: its ``getParentNodes`` puts each parent in front
-    (``unshift``), so the last tool connected comes first (recorded: cases a007, a015).
+    (``unshift``), so the last tool node connected comes first (recorded: cases a007, a015); a toolkit's
+    tools keep their own order.
     """
-    specs = _flatten(reversed(await ctx.get_input_connection_data(AI_TOOL, 0)))
+    specs = _nodes_reversed(_flatten(await ctx.get_input_connection_data(AI_TOOL, 0)))
     by_name: dict[str, ToolSpec] = {}
     for spec in specs:
         if not isinstance(spec, ToolSpec):

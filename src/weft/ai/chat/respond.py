@@ -26,7 +26,7 @@ class RespondToChat(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="@n8n/n8n-nodes-langchain.chat",
         display_name="Respond to Chat",
-        versions=(1, 1.1, 1.2),
+        versions=(1, 1.1, 1.2, 1.3),
         description="Send a message to a chat",
         group=("input",),
         defaults={"message": "", "waitUserReply": True, "options": {}},

@@ -45,7 +45,7 @@ class ChatTrigger(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name=CHAT_TRIGGER_TYPE,
         display_name="Chat Trigger",
-        versions=(1, 1.1, 1.2, 1.3, 1.4),
+        versions=(1, 1.1, 1.2, 1.3, 1.4, 1.5),
         description="Runs the workflow when an n8n generated webchat is submitted",
         group=("trigger",),
         inputs=_inputs,

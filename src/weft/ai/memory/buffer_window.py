@@ -2,12 +2,14 @@
 
 The session key comes from the input's ``sessionId`` (what the Chat Trigger outputs; ``sessionIdType:
 fromInput``, the default from typeVersion 1.2) or from the ``sessionKey`` parameter (``customKey``, and versions
-before 1.2). ``contextWindowLength`` (default 5) is the number of past turns the model sees. Messages live in
+before 1.2); from typeVersion 1.4 a session from the input is scoped to the node (``<id>__<node name>``).
+``contextWindowLength`` (default 5) is the number of past turns the model sees. Messages live in
 the host's store (``ctx.services.chat_memory``, the database when the server runs) or in the process.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from weft.ai.memory.chat_memory import WindowChatMemory
@@ -15,6 +17,8 @@ from weft.ai.memory.store import PROCESS_STORE
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ChatMemoryStore, NodeDescription, NodeType, SupplyDataContext
 from weft.workflow import AI_MEMORY
+
+_SESSION_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def session_id(ctx: SupplyDataContext, item_index: int) -> str:
@@ -32,7 +36,8 @@ def session_id(ctx: SupplyDataContext, item_index: int) -> str:
                 "the chat trigger node outputs). To use something else, change the 'Session ID' parameter",
                 item_index=item_index,
             )
-        return str(value)
+        # from typeVersion 1.4 n8n scopes a session from the input to the memory node
+        return f"{value}__{_SESSION_UNSAFE.sub('_', ctx.node.name)}" if version >= 1.4 else str(value)
     value = ctx.get_node_parameter("sessionKey", item_index, "chat_history" if version < 1.2 else "")
     if value in (None, ""):
         raise NodeOperationError(
@@ -58,7 +63,7 @@ class MemoryBufferWindow(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="@n8n/n8n-nodes-langchain.memoryBufferWindow",
         display_name="Simple Memory",
-        versions=(1, 1.1, 1.2, 1.3),
+        versions=(1, 1.1, 1.2, 1.3, 1.4),
         description="Stores in n8n memory, so no credentials required",
         inputs=(),
         outputs=(AI_MEMORY,),

@@ -55,7 +55,7 @@ class WindowChatMemory:
         action: dict[str, Any] = {"action": "saveContext", "input": {"input": human}, "output": {"output": final}}
         run = self._ctx.add_input_data(AI_MEMORY, [[{"json": action}]])
         # the session's whole history, shared by every saveContext run of the session (as n8n logs it)
-        history = live_history(self.store, self.session_key, messages_from_json(self.store.load(self.session_key)))
+        history = live_history(self._ctx, self.session_key, messages_from_json(self.store.load(self.session_key)))
         self.store.append(self.session_key, messages_to_json(messages))
         history.extend(lc_messages(messages))
         output = {"action": "saveContext", "chatHistory": history}

@@ -13,6 +13,7 @@ import weakref
 from typing import Any
 
 from weft.ai.messages import AIMessage, HumanMessage, Message, SystemMessage, ToolMessage
+from weft.nodes.contract import NodeContext
 
 _LC_CLASS = {HumanMessage: "HumanMessage", AIMessage: "AIMessage", SystemMessage: "SystemMessage"}
 
@@ -43,13 +44,13 @@ class LiveHistory(list[dict[str, Any]]):
     """A session's whole history in LangChain form, shared by every ``saveContext`` run that logs it."""
 
 
-# One list per store and session while some run data holds it; a new execution starts from the store again.
-_LIVE: weakref.WeakValueDictionary[tuple[int, str], LiveHistory] = weakref.WeakValueDictionary()
+# One list per execution and session while its run data holds it; the next execution starts from the store.
+_LIVE: weakref.WeakValueDictionary[tuple[str | None, int, str], LiveHistory] = weakref.WeakValueDictionary()
 
 
-def live_history(store: object, session_key: str, stored: list[Message]) -> LiveHistory:
-    """The shared history list of ``session_key`` in ``store``, created from ``stored`` when none is live."""
-    key = (id(store), session_key)
+def live_history(ctx: NodeContext, session_key: str, stored: list[Message]) -> LiveHistory:
+    """The shared history list of ``session_key`` in this execution, created from ``stored`` when none is live."""
+    key = (ctx.execution_id, id(ctx.workflow), session_key)
     history = _LIVE.get(key)
     if history is None:
         history = LiveHistory(lc_messages(stored))

@@ -68,7 +68,16 @@ def status_error(endpoint: Endpoint, status: int, detail: str, code: str | None 
             'This model requires the Responses API. Enable "Use Responses API" in the OpenAI Chat Model node '
             "options to use this model.",
         )
-    what = "The resource you are requesting could not be found" if status == 404 else "Bad request"
+    hint = f"Check the model name and the options of the model node, and that {endpoint.base_url!r} serves it."
+    if status == 404:
+        # n8n's message exactly; what the server said, and the fix, go to the description (recorded: case a024)
+        return ChatModelBadRequestError(
+            "The resource you are requesting could not be found",
+            provider=p,
+            http_code=status,
+            description=f"{said}. {hint}",
+        )
+    what = "Bad request"
     return make(
         ChatModelBadRequestError,
         f"{what} - please check your parameters ({said}). Check the model name and the options of the "

@@ -36,6 +36,24 @@ def schema_from_example(example: Any, *, all_required: bool) -> dict[str, Any]:
     return schema
 
 
+def closed_objects(schema: Any) -> Any:
+    """``schema`` with ``additionalProperties: false`` on every object that does not say otherwise, as n8n's
+    round trip through zod leaves a hand-written schema (recorded: case a042)."""
+    if isinstance(schema, list):
+        return [closed_objects(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: closed_objects(v) if k in _SUBSCHEMA_KEYS else v for k, v in schema.items()}
+    if "properties" in out and isinstance(out["properties"], dict):
+        out["properties"] = {k: closed_objects(v) for k, v in out["properties"].items()}
+    if out.get("type") == "object" and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
+_SUBSCHEMA_KEYS = frozenset({"items", "anyOf", "oneOf", "allOf", "not"})
+
+
 def parse_json_parameter(node_name: str, parameter: str, value: Any) -> Any:
     """A parameter holding JSON text (or already parsed JSON)."""
     if not isinstance(value, str):
@@ -50,4 +68,4 @@ def parse_json_parameter(node_name: str, parameter: str, value: Any) -> Any:
         ) from None
 
 
-__all__ = ["parse_json_parameter", "schema_from_example"]
+__all__ = ["closed_objects", "parse_json_parameter", "schema_from_example"]

@@ -10,7 +10,7 @@ import json
 from typing import Any, ClassVar
 
 from weft.ai.tools._math import js_number
-from weft.ai.tools._schema import parse_json_parameter, schema_from_example
+from weft.ai.tools._schema import closed_objects, parse_json_parameter, schema_from_example
 from weft.ai.tools.base import TOOL_OUTPUTS, ToolNode, string_input, string_input_schema
 from weft.ai.tools.naming import node_name_to_tool_name
 from weft.errors import NodeOperationError
@@ -67,8 +67,8 @@ class ToolCode(ToolNode):
         if float(ctx.node.typeVersion) < 1.1 or not ctx.get_node_parameter("specifyInputSchema", item_index):
             return None
         if ctx.get_node_parameter("schemaType", item_index) == "manual":
-            schema = parse_json_parameter(
-                ctx.node.name, "inputSchema", ctx.get_node_parameter("inputSchema", item_index)
+            schema = closed_objects(
+                parse_json_parameter(ctx.node.name, "inputSchema", ctx.get_node_parameter("inputSchema", item_index))
             )
         else:
             example = parse_json_parameter(
