@@ -4,10 +4,12 @@ Start n8n 2.8.4 with the workflows and credentials below imported and published,
 
     .venv/bin/python tests/security/_record_n8n.py http://127.0.0.1:5851 /path/to/rsa.pem
     .venv/bin/python tests/security/_record_n8n.py http://127.0.0.1:5851 --limits   # only the "limits" part
+    .venv/bin/python tests/security/_record_n8n.py http://127.0.0.1:5851 --ip-and-wait   # only those cases
 
 Workflows: one Webhook (GET, v2) per authentication, on the paths ``basic``, ``header``, ``jwths``, ``jwtrs``
 (credentials ``httpBasicAuth`` alice/s3cret, ``httpHeaderAuth`` X-Api-Token/tok-123, ``jwtAuth`` HS256
-passphrase ``hs-secret``, ``jwtAuth`` RS256 with the PEM pair) and ``basicnocred`` (basic auth, no credential).
+passphrase ``hs-secret``, ``jwtAuth`` RS256 with the PEM pair) and ``basicnocred`` (basic auth, no credential);
+``ipno`` and ``waitauth`` as :func:`record_ip_and_wait` says.
 
 It writes ``tests/security/n8n_answers.json``: for each case the status, the JSON (or text) body and the
 headers that matter. Values that change per run (ids, dates, keys) are replaced by ``"<any>"``.
@@ -178,6 +180,21 @@ def record_webhooks(base: str, private_key: str) -> dict[str, Any]:
     return out
 
 
+def record_ip_and_wait(base: str) -> dict[str, Any]:
+    """``ipno`` (``ipWhitelist`` without 127.0.0.1) and ``waitauth`` (``examples/wait_approval.json`` whose Wait node
+    has ``incomingAuthentication: headerAuth`` with the header credential)."""
+    keep = ("www-authenticate",)
+    out = {"ip_not_allowed": answer(httpx.get(f"{base}/webhook/ipno"), keep=keep)}
+    info = httpx.post(f"{base}/webhook/waitauth", json={"request": "x"}).json()
+    time.sleep(1)
+    out["wait_resume_none"] = answer(httpx.post(info["resumeUrl"], json={"approved": True}), keep=keep)
+    out["wait_resume_wrong"] = answer(httpx.post(info["resumeUrl"], json={"approved": True},
+                                                 headers={"x-api-token": "nope"}), keep=keep)
+    out["wait_resume_ok"] = answer(httpx.post(info["resumeUrl"], json={"approved": True},
+                                              headers={"x-api-token": "tok-123"}))
+    return out
+
+
 def record_limits(base: str) -> dict[str, Any]:
     """What n8n does with a body over 16 MiB, a foreign ``Host`` and a cross-origin POST (no session needed)."""
     big = b'{"a":"' + b"x" * (17 * 1024 * 1024) + b'"}'
@@ -198,10 +215,13 @@ def main() -> None:
     if sys.argv[2:] == ["--limits"]:  # can be recorded again on an instance whose owner is set up
         answers = json.loads(target.read_text())
         answers["limits"] = record_limits(base)
+    elif sys.argv[2:] == ["--ip-and-wait"]:
+        answers = json.loads(target.read_text())
+        answers["webhook"].update(record_ip_and_wait(base))
     else:
         pem = Path(sys.argv[2]).read_text()
-        answers = {"n8n": "2.8.4", "webhook": record_webhooks(base, pem), "auth": record_auth(base),
-                   "limits": record_limits(base)}
+        answers = {"n8n": "2.8.4", "webhook": {**record_webhooks(base, pem), **record_ip_and_wait(base)},
+                   "auth": record_auth(base), "limits": record_limits(base)}
     target.write_text(json.dumps(answers, indent=2, sort_keys=True) + "\n")
 
 

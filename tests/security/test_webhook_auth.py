@@ -139,13 +139,14 @@ def test_test_webhooks_check_it_too(server: Server, paths: dict[str, tuple[str, 
     assert refused.status_code == 403 and refused.text == "Authorization data is wrong!"
 
 
-def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: Server) -> None:
+def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: Server,
+                                                                       golden: dict[str, Any]) -> None:
     import json
     from pathlib import Path
 
     data = json.loads((Path(__file__).parents[2] / "examples" / "wait_approval.json").read_text())
     created = server.owner.post("/rest/credentials", json={"name": "resume", "type": "httpHeaderAuth",
-                                                          "data": {"name": "X-Resume", "value": "let-me-in"}})
+                                                          "data": {"name": "X-Api-Token", "value": "tok-123"}})
     path = unique("resume")
     data["id"] = unique("w")[:16]
     for node in data["nodes"]:
@@ -161,18 +162,20 @@ def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: 
     execution = f"/rest/executions/{info['executionId']}"
     wait_for(lambda: server.owner.get(execution).json()["data"]["status"] == "waiting")
     refused = httpx.post(info["resumeUrl"], json={"approved": True})
-    assert (refused.status_code, refused.text) == (403, "Authorization data is wrong!")
+    assert _answer(refused) == golden["webhook"]["wait_resume_none"]
+    wrong = httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-api-token": "nope"})
+    assert _answer(wrong) == golden["webhook"]["wait_resume_wrong"]
     assert server.owner.get(execution).json()["data"]["status"] == "waiting"
-    resumed = httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-resume": "let-me-in"})
-    assert resumed.status_code == 200
+    resumed = httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-api-token": "tok-123"})
+    assert resumed.status_code == golden["webhook"]["wait_resume_ok"]["status"]
     wait_for(lambda: server.owner.get(execution).json()["data"]["status"] == "success")
 
 
-def test_the_ip_allowlist_is_checked_as_n8n(server: Server) -> None:
+def test_the_ip_allowlist_is_checked_as_n8n(server: Server, golden: dict[str, Any]) -> None:
     closed, open_ = unique("ipno"), unique("ipyes")
     closed_id = server.import_workflow(webhook_workflow(closed, options={"ipWhitelist": "10.0.0.1, 192.168.0.0/16"}))
     server.import_workflow(webhook_workflow(open_, options={"ipWhitelist": "10.0.0.1,127.0.0.0/8"}))
     refused = httpx.get(f"{server.url}/webhook/{closed}")
-    assert (refused.status_code, refused.text) == (403, "IP is not allowed to access the webhook!")
+    assert _answer(refused) == golden["webhook"]["ip_not_allowed"]
     assert server.executions(closed_id) == []
     assert httpx.get(f"{server.url}/webhook/{open_}").status_code == 200
