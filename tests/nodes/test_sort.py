@@ -36,6 +36,12 @@ async def test_random_keeps_every_item(run_node, js):
     assert sorted(i["n"] for i in js(run)) == list(range(20))
 
 
-async def test_code_sort_is_not_supported_yet(run_node):
-    run = await run_node("sort", {"type": "code", "code": "return a.json.n - b.json.n"}, [{"n": 1}])
-    assert run["data"]["resultData"]["error"]["message"] == "Sorting with code is not supported yet"
+async def test_code_sort_runs_the_comparator_and_keeps_the_pairing(run_node, out):
+    run = await run_node("sort", {"type": "code", "code": "return b.json.n - a.json.n"}, [{"n": 1}, {"n": 3}, {"n": 2}])
+    sorted_items = [(i["json"]["n"], i["pairedItem"]) for i in out(run)[0]]
+    assert sorted_items == [(3, {"item": 1}), (2, {"item": 2}), (1, {"item": 0})]
+
+
+async def test_code_sort_without_return_is_an_error(run_node):
+    run = await run_node("sort", {"type": "code", "code": "a.json.n - b.json.n"}, [{"n": 1}])
+    assert run["data"]["resultData"]["error"]["message"].startswith("Sort code doesn't return")

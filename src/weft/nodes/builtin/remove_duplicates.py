@@ -1,16 +1,25 @@
 """Remove Duplicates (``n8n-nodes-base.removeDuplicates`` v1, 1.1, 2): drops items equal to an earlier one.
 
 Items are compared on all fields, all fields except some, or selected fields (dot notation unless disabled);
-the first of equal items is kept. Removing items seen in previous executions is not supported yet.
+the first of equal items is kept, found as n8n finds it (sorting, then comparing neighbours). Removing items
+seen in previous executions is not supported yet.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._utils import Params, get_path, js_typeof, normalize_numbers, set_path, split_fields
+from weft.nodes.builtin._utils import (
+    Params,
+    get_path,
+    js_equal,
+    js_less_than,
+    js_typeof,
+    set_path,
+    split_fields,
+)
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 
@@ -44,19 +53,38 @@ class RemoveDuplicates(NodeType):
         options = params.get("options", 0, {}) or {}
         dot = not options.get("disableDotNotation")
         keys = _compare_keys(ctx, params, items, dot)
-        _validate(ctx, items, keys, dot)
-        seen: set[str] = set()
-        kept: list[Item] = []
-        for item in items:
-            signature = json.dumps(
-                normalize_numbers([_field(item, key, dot) for key in keys]), sort_keys=True, default=str
-            )
-            if signature not in seen:
-                seen.add(signature)
-                kept.append(item)
+        kept = _without_repeats(ctx, items, keys, dot)
         if options.get("removeOtherFields"):
             return [[_picked(item, keys, dot, index) for index, item in enumerate(kept)]]
         return [kept]
+
+
+def _without_repeats(ctx: ExecuteContext, items: list[Item], keys: list[str], dot: bool) -> list[Item]:
+    """n8n's algorithm: sort by the keys (lodash ``isEqual``/``lt``), validate in that order, then drop each item
+    equal to its predecessor. Python's sort is the TimSort V8 uses, so even where the comparison is inconsistent
+    (``null`` beside strings) the same items survive as in n8n."""
+
+    def compare(a: tuple[int, Item], b: tuple[int, Item]) -> int:
+        for key in keys:
+            left, right = _value(a[1], key, dot), _value(b[1], key, dot)
+            if not js_equal(left, right):
+                return -1 if js_less_than(left, right) else 1
+        return 0
+
+    ordered = sorted(enumerate(items), key=functools.cmp_to_key(compare))
+    _validate(ctx, [item for _, item in ordered], keys, dot)
+    removed: set[int] = set()
+    previous = ordered[0]
+    for current in ordered[1:]:
+        if all(js_equal(_value(current[1], k, dot), _value(previous[1], k, dot)) for k in keys):
+            removed.add(current[0])
+        else:
+            previous = current
+    return [item for index, item in enumerate(items) if index not in removed]
+
+
+def _value(item: Item, key: str, dot: bool) -> Any:
+    return get_path(item["json"], key, dot_notation=dot, default=_MISSING)
 
 
 def _compare_keys(ctx: ExecuteContext, params: Params, items: list[Item], dot: bool) -> list[str]:
@@ -90,11 +118,6 @@ def _flat_keys(value: Any, prefix: str = "") -> list[str]:
     if isinstance(value, list):
         return [k for index, child in enumerate(value) for k in _flat_keys(child, f"{prefix}{index}.")]
     return [prefix[:-1]]
-
-
-def _field(item: Item, key: str, dot: bool) -> Any:
-    value = get_path(item["json"], key, dot_notation=dot, default=_MISSING)
-    return ["__missing__"] if value is _MISSING else value
 
 
 def _validate(ctx: ExecuteContext, items: list[Item], keys: list[str], dot: bool) -> None:

@@ -1,13 +1,14 @@
 """Sort (``n8n-nodes-base.sort`` v1): sorts items by fields (``simple``), randomly, or by code.
 
-Strings compare case-insensitively, like n8n; sorting is stable. The ``code`` type (a JavaScript comparator)
-is not supported yet.
+Strings compare case-insensitively, like n8n; sorting is stable. The ``code`` type runs the JavaScript comparator
+in the Code node's sandbox.
 """
 
 from __future__ import annotations
 
 import functools
 import random
+import re
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
@@ -36,11 +37,7 @@ class Sort(NodeType):
             random.shuffle(items)
             return [items]
         if kind == "code":
-            raise NodeOperationError(
-                ctx.node.name,
-                "Sorting with code is not supported yet",
-                description="Use the 'Simple' sort type, or a Code node that sorts the items.",
-            )
+            return [_sort_by_code(ctx, items)]
         return [_sort_simple(ctx, params, items)]
 
 
@@ -71,6 +68,29 @@ def _sort_simple(ctx: ExecuteContext, params: Params, items: list[Item]) -> list
         return 0
 
     return sorted(items, key=functools.cmp_to_key(compare))
+
+
+_RETURN = re.compile(r"\breturn\b")
+
+
+def _sort_by_code(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
+    """n8n ``sortByCode``: ``items.sort((a, b) => { <code> })`` in the Code sandbox. The sandbox sorts the items'
+    positions, so the items themselves (and their pairing) go out unchanged, in the new order."""
+    code = str(ctx.get_node_parameter("code", 0, "", raw=True))
+    if not _RETURN.search(code):
+        raise NodeOperationError(
+            ctx.node.name, "Sort code doesn't return. Please add a 'return' statement to your code"
+        )
+    program = (
+        "const items = $input.all().map((item, index) => ({ ...item, __weftIndex: index }));\n"
+        f"const order = items.sort((a, b) => {{ {code}\n}}).map((item) => item.__weftIndex);\n"
+        "return [{ json: { order } }];"
+    )
+    from weft.expressions import run_code
+
+    result = run_code(program, ctx.expression_context())
+    order = result.items[0]["json"]["order"] if result.items else []
+    return [items[index] for index in order]
 
 
 def _value(item: Item, name: str, dot: bool) -> Any:
