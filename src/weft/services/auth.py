@@ -127,21 +127,24 @@ class AuthService:
         self.session_hours = session_hours
         self.per_email = RateLimiter(limit=5, window=60.0)
         self.per_address = RateLimiter(limit=1000, window=300.0)
+        self._setup = threading.Lock()
 
     def owner_is_set_up(self) -> bool:
         return self.users.owner() is not None
 
     def setup_owner(self, *, email: str, first_name: str, last_name: str, password: str) -> Login:
-        if self.users.owner() is not None:
-            raise AuthError(400, "Instance owner already setup")
         _check_email(email)
         problem = password_problem(password)
         if problem:
             raise AuthError(400, problem)
         if not first_name.strip() or len(first_name) > 32 or len(last_name) > 32:
             raise AuthError(400, "First and last name must be 1 to 32 characters long.")
-        user = self.users.set_owner(email=email, first_name=first_name, last_name=last_name,
-                                    password_hash=hash_password(password))
+        hashed = hash_password(password)
+        with self._setup:  # two concurrent setups of this process: the first wins
+            if self.users.owner() is not None:
+                raise AuthError(400, "Instance owner already setup")
+            user = self.users.set_owner(email=email, first_name=first_name, last_name=last_name,
+                                        password_hash=hashed)
         return self._open_session(user)
 
     def login(self, email: str, password: str, *, address: str = "") -> Login:
