@@ -187,6 +187,8 @@ class Execution:
     async def _step(self, entry: ExecuteData) -> Step:
         """Run one stack entry: prepare, execute (with retries), record, route."""
         name = entry["node"]["name"]
+        # n8n keeps the error of a node that continued on failure only while no other node runs after it
+        self.execution_error = None
         # 1. bookkeeping known before the node runs
         outcomes.add_paired_item_lineage(entry)
         run_index = entry.get("runIndex", len(self.run_data.get(name, [])))
@@ -260,7 +262,7 @@ class Execution:
         if data is not None:
             self.data["resultData"]["lastNodeExecuted"] = name
         if node.alwaysOutputData:
-            data = outcomes.ensure_always_output_data(data, entry)
+            data = outcomes.ensure_always_output_data(data, entry, self._main_output_count(entry))
         if data is None and not self.data.get("waitTill"):
             return Step.CONTINUE  # the node succeeded with no data: the branch ends
         return await self._record_and_route(entry, task, data or [], run_index)
@@ -283,6 +285,7 @@ class Execution:
                 passthrough: NodeOutput = [[{"json": {"error": error_json["message"]}}]]
             else:
                 passthrough = [list(main[0])] if main and main[0] is not None else []
+            self.execution_error = error_json  # the execution ends in this error if no node runs after it
             return await self._record_and_route(entry, task, passthrough, run_index)
         if rewire:
             task["data"] = {rewire: [[{"json": {"error": error_json["message"]}}]]}

@@ -54,7 +54,15 @@ def _format(error: BaseException) -> str:
 
 
 def add_paired_item_lineage(execute_data: ExecuteData) -> None:
-    """Stamp each input item with ``pairedItem = {item: i, input: k}`` (keeping a tool's ``sourceOverwrite``)."""
+    """Stamp each input item with ``pairedItem = {item: i, input: k}`` (n8n ``addPairedItemLineage``).
+
+    Only a node run as a tool (``metadata.preserveSourceOverwrite``) keeps a ``sourceOverwrite``: the preserved
+    one, else the item's own. Any other node's items point at their own input position, even when they came
+    from a Loop Over Items that had set one.
+    """
+    metadata = execute_data.get("metadata") or {}
+    preserve = bool(metadata.get("preserveSourceOverwrite"))
+    preserved = metadata.get("preservedSourceOverwrite")
     for ctype, inputs in execute_data["data"].items():
         for input_index, items in enumerate(inputs):
             if items is None:
@@ -65,9 +73,9 @@ def add_paired_item_lineage(execute_data: ExecuteData) -> None:
                 if input_index:
                     paired["input"] = input_index
                 previous = item.get("pairedItem")
-                if isinstance(previous, dict) and "sourceOverwrite" in previous:
-                    paired["item"] = previous.get("item", item_index)
-                    paired["sourceOverwrite"] = previous["sourceOverwrite"]
+                overwrite = preserved or (previous.get("sourceOverwrite") if isinstance(previous, dict) else None)
+                if preserve and overwrite:
+                    paired["sourceOverwrite"] = overwrite
                 new = dict(item)
                 new["pairedItem"] = paired
                 stamped.append(new)  # type: ignore[arg-type]
@@ -97,13 +105,18 @@ def assign_paired_items(output: NodeOutput | None, execute_data: ExecuteData) ->
     return output
 
 
-def ensure_always_output_data(output: NodeOutput | None, execute_data: ExecuteData) -> NodeOutput | None:
-    """``alwaysOutputData``: when *every* output is empty, output 0 gets one ``{}`` item paired to all inputs.
+def ensure_always_output_data(
+    output: NodeOutput | None, execute_data: ExecuteData, main_outputs: int | None = None
+) -> NodeOutput | None:
+    """``alwaysOutputData``: when *every* declared output is empty, output 0 gets one ``{}`` item paired to all
+    inputs.
 
     This is the fixed rule of n8n's ``always_output_data_multiple_outputs`` fixture: a multi-output node that
-    produced items on some output gets no extra empty item.
+    produced items on some output gets no extra empty item. Only the ``main_outputs`` the node declares count:
+    a Filter's discarded items (an undeclared second output) do not stop it (recorded: f039).
     """
-    if output and any(items for items in output):
+    declared = output[:main_outputs] if output and main_outputs else output
+    if declared and any(items for items in declared):
         return output
     paired: list[PairedItem] = []
     for input_index, items in enumerate(execute_data["data"].get("main") or []):

@@ -104,7 +104,12 @@ def _compile(runtime: JsRuntime, code: str, ctx: ExpressionContext, static_data:
     except _quickjs.JSException as exc:
         text = str(exc).strip()
         first = text.splitlines()[0] if text else "SyntaxError: invalid code"
-        raise NodeOperationError(ctx.node_name, first.split(": ", 1)[-1].strip(), description="SyntaxError") from None
+        message = _V8_UNEXPECTED.sub(r"Unexpected token \1", first.split(": ", 1)[-1].strip())
+        raise NodeOperationError(ctx.node_name, message, description="SyntaxError") from None
+
+
+#: QuickJS's "unexpected token in expression: ';'" is V8's (and so n8n's) "Unexpected token ';'".
+_V8_UNEXPECTED = re.compile(r"^unexpected token in expression: ('.*')$")
 
 
 def _line_of(stack: str) -> int | None:

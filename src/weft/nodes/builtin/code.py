@@ -50,7 +50,8 @@ class Code(NodeType):
         except NodeError as exc:
             if not ctx.continue_on_fail():
                 raise
-            return [[{"json": {"error": exc.message}, "pairedItem": {"item": 0}}]]
+            # as n8n's task runner: no pairedItem; the engine pairs it only where that is unambiguous
+            return [[{"json": {"error": exc.message}}]]
         return [result.items]
 
     def _each_item(self, ctx: ExecuteContext, code: str) -> list[Item]:
