@@ -237,7 +237,7 @@ async def test_no_model_connected(registry: NodeRegistry) -> None:
     wf = agent_wf(["x"])
     wf["connections"].pop("Model")
     run = await run_workflow(wf, registry=registry)
-    assert run["data"]["resultData"]["error"]["message"] == "Please connect a model to the Chat Model input"
+    assert run["data"]["resultData"]["error"]["message"] == "A Chat Model sub-node must be connected and enabled"
 
 
 async def test_system_message_option_and_images(registry: NodeRegistry) -> None:

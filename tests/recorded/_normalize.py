@@ -166,6 +166,7 @@ def normalize_requests(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, A
                 "tools": [
                     {"name": t.get("name"), "parameters": _without_schema_uri(t.get("parameters"))} for t in tools
                 ],
+                "_tool_descriptions": {t.get("name"): t.get("description") for t in tools},
             }
         )
     return out

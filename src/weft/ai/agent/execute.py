@@ -81,7 +81,11 @@ async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
 async def _prepare_turn(ctx: ExecuteContext, response: EngineResponse | None) -> Turn:
     models = [m for m in await ctx.get_input_connection_data(AI_LANGUAGE_MODEL, 0) if isinstance(m, ChatModel)]
     if not models:
-        raise NodeOperationError(ctx.node.name, "Please connect a model to the Chat Model input")
+        raise NodeOperationError(
+            ctx.node.name,
+            "A Chat Model sub-node must be connected and enabled",
+            description="Connect a chat model (for example the OpenAI Chat Model) to the agent's Chat Model input.",
+        )
     fallback = None
     if ctx.get_node_parameter("needsFallback", 0, False):
         if len(models) < 2:
@@ -235,7 +239,7 @@ async def _finish(state: ItemState, text: str, options: Mapping[str, Any], memor
         output["intermediateSteps"] = state.steps
     state.output = {"json": output, "pairedItem": {"item": state.item_index}}
     if memory is not None:
-        await memory.save(_for_memory([*state.messages, AIMessage(content=text)]))
+        await memory.save(_for_memory([*state.messages, AIMessage(content=text)]), logged=not state.steps)
     return state
 
 

@@ -48,18 +48,25 @@ class WindowChatMemory:
         self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
         return list(self._history)
 
-    async def save(self, messages: list[Message]) -> None:
-        """Append a finished turn (``[Human, AI(tool_calls), Tool, …, AI(final)]``), recorded as ``saveContext``."""
-        human = next((m.text for m in messages if isinstance(m, HumanMessage)), "")
-        final = next((m.content for m in reversed(messages) if isinstance(m, AIMessage)), "")
-        action: dict[str, Any] = {"action": "saveContext", "input": {"input": human}, "output": {"output": final}}
-        run = self._ctx.add_input_data(AI_MEMORY, [[{"json": action}]])
+    async def save(self, messages: list[Message], *, logged: bool = True) -> None:
+        """Append a finished turn (``[Human, AI(tool_calls), Tool, …, AI(final)]``), recorded as ``saveContext``.
+
+        ``logged=False`` records no run: n8n adds a turn that used tools straight to the chat history
+        (``chatHistory.addMessages``), past its logging wrapper (recorded: case a038).
+        """
         # the session's whole history, shared by every saveContext run of the session (as n8n logs it)
         history = live_history(self._ctx, self.session_key, messages_from_json(self.store.load(self.session_key)))
+        run = self._ctx.add_input_data(AI_MEMORY, [[{"json": _save_action(messages)}]]) if logged else None
         self.store.append(self.session_key, messages_to_json(messages))
         history.extend(lc_messages(messages))
-        output = {"action": "saveContext", "chatHistory": history}
-        self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
+        if run is not None:
+            self._ctx.add_output_data(AI_MEMORY, run, [[{"json": {"action": "saveContext", "chatHistory": history}}]])
+
+
+def _save_action(messages: list[Message]) -> dict[str, Any]:
+    human = next((m.text for m in messages if isinstance(m, HumanMessage)), "")
+    final = next((m.content for m in reversed(messages) if isinstance(m, AIMessage)), "")
+    return {"action": "saveContext", "input": {"input": human}, "output": {"output": final}}
 
 
 __all__ = ["WindowChatMemory", "window_by_turns"]
