@@ -34,9 +34,7 @@ LITERALS: list[tuple[str, Any]] = [
     ('={{ [1, "a", null] }}', [1, "a", None]),
     ("={{ {a: 1, b: [true]} }}", {"a": 1, "b": [True]}),
     ("={{ { a: { b: 1 } } }}", {"a": {"b": 1}}),
-    ('={{ "}}" }}', "}}"),
     ("={{ '{{' }}", "{{"),
-    ("={{ `x${1 + 1}}` }}", "x2}"),
     ("={{ 1 /* comment */ }}", 1),
     ("={{ Math.max(1, 5, 3) }}", 5),
     ("={{ Math.round(2.5) }}", 3),
@@ -81,7 +79,7 @@ TEMPLATES: list[tuple[str, Any]] = [
     ("=a{{ 1 }}b", "a1b"),
     ("={{ 1 }}{{ 2 }}", "12"),
     ("={{ 1 }} ", "1 "),
-    ("=unclosed {{ 1", "unclosed {{ 1"),
+    ("=unclosed {{ 1", "unclosed 1"),  # n8n evaluates an unclosed segment to the end
     # n8n joins the segments of a template: an array renders as `String([1, 2])`, an object as [object Object]
     ("={{ [1, 2] }} x", "1,2 x"),
     ("=v: {{ {a: 1} }}", "v: [object Object]"),
@@ -94,7 +92,6 @@ TEMPLATES: list[tuple[str, Any]] = [
     ("=Tags: {{ $json.tags }}", "Tags: x,y"),
     ("=Count {{ $json.count }} of {{ $json.tags.length }}", "Count 3 of 2"),
     ("=Today: {{ $today }}", "Today: 2024-01-02T00:00:00.000Z"),
-    ("=Empty: {{ }}", "Empty: "),
 ]
 
 JSON_ACCESS: list[tuple[str, Any]] = [
@@ -163,7 +160,7 @@ VARIABLES: list[tuple[str, Any]] = [
     ("={{ $max(4, 2, 8) }}", 8),
     ("={{ $jmespath($json, 'items[*].id') }}", [1, 2]),
     ("={{ $jmespath($json.items, '[?id > `1`].v') }}", ["b"]),
-    ("={{ $jmespath({a: {b: 'c'}}, 'a.b') }}", "c"),
+    ("={{ $jmespath({a: {b: 'c'} }, 'a.b') }}", "c"),
 ]
 
 NODE_DATA: list[tuple[str, Any, int]] = [
@@ -318,6 +315,10 @@ DATES: list[tuple[str, Any]] = [
 
 ERRORS: list[tuple[str, str]] = [
     ("={{ 1 + }}", "invalid syntax"),
+    # n8n's splitter ends a segment at the first `}}`, even in a string; an empty segment is no expression
+    ('={{ "}}" }}', "invalid syntax"),
+    ("={{ `x${1 + 1}}` }}", "invalid syntax"),
+    ("=Empty: {{ }}", "invalid syntax"),
     ("={{ DateTime }}", "this is a DateTime, please access its methods"),
     ("={{ $json.name.toUpperCase }}", "this is a function, please add ()"),
     ("={{ $('Missing').item }}", "Referenced node doesn't exist"),

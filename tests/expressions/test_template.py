@@ -1,4 +1,4 @@
-"""Template parsing: segments, `}}` inside strings, nested braces, template literals."""
+"""Template parsing as n8n's splitter does it: a segment ends at the first `}}`, backslashes escape, `{{` runs on."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from weft.expressions.template import Segment, parse_template
         ("plain", ("plain",)),
         ("{{ 1 }}", (Segment("1"),)),
         ("a {{ 1 }} b", ("a ", Segment("1"), " b")),
-        ("{{ '}}' }}", (Segment("'}}'"),)),
-        ('{{ "a}}b" }}', (Segment('"a}}b"'),)),
-        ("{{ {a: {b: 1}} }}", (Segment("{a: {b: 1}}"),)),
-        ("{{ `${1}}` }}", (Segment("`${1}}`"),)),
-        ("{{ '\\'}}' }}", (Segment("'\\'}}'"),)),
+        # the first `}}` ends the segment, in a string or not (n8n: invalid syntax for these two)
+        ("{{ '}}' }}", (Segment("'"), "' }}")),
+        ("{{ {a: {b: 1}} }}", (Segment("{a: {b: 1"), " }}")),
+        ("{{ {a: {b: 1} } }}", (Segment("{a: {b: 1} }"),)),
+        ('{{ "a\\}}b" }}', (Segment('"a}}b"'),)),  # an escaped `}}` stays in the code
+        ("\\{{ no }} {{ 1 }}", ("\\{{ no }} ", Segment("1"))),  # an escaped `{{` is text
         ("{{ 1 }}{{ 2 }}", (Segment("1"), Segment("2"))),
-        ("{{ 1", ("{{ 1",)),
+        ("{{ 1", (Segment("1"),)),  # unclosed: code to the end
         ("x {{ }}", ("x ", Segment(""))),
     ],
 )

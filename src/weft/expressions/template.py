@@ -1,12 +1,13 @@
 """Template parsing: ``=Hello {{ $json.name }}`` into literal text and ``{{ … }}`` JavaScript segments.
 
-A segment ends at the first ``}}`` that is outside JavaScript strings, template literals and braces, so
-``{{ "}}" }}`` and ``{{ {a: {b: 1}} }}`` are single segments. An unclosed ``{{`` is literal text.
+As n8n's expression splitter (``@n8n/tournament``): a segment ends at the first ``}}``, so ``{{ {a: {b: 1}} }}``
+is invalid syntax there and here; a backslash before ``{{`` or ``}}`` escapes it; an unclosed ``{{`` is code.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -63,60 +64,56 @@ class Template:
 
 def _segment_js(segment: Segment) -> str:
     if not segment.code:
-        return "undefined"
+        return "(\n)"  # n8n: "Not a expression statement", a syntax error
     # Newlines let a trailing `// comment` in the segment end before the closing parenthesis.
     return f"(\n{rewrite_calls(segment.code)}\n)"
 
 
 @lru_cache(maxsize=8192)
 def parse_template(text: str) -> Template:
-    """Split ``text`` (without the leading ``=``) into literal strings and segments."""
+    """Split ``text`` (without the leading ``=``) into literal strings and segments, as n8n's splitter does.
+
+    A segment ends at the first ``}}``, even inside a JavaScript string (``{{ '}}' }}`` is a syntax error in n8n
+    too); ``{{`` or ``}}`` after an odd number of backslashes does not count. An unclosed ``{{`` runs to the end.
+    """
     parts: list[str | Segment] = []
-    pos = 0
-    length = len(text)
+    pos, length = 0, len(text)
+    buffer = ""
+    opening = True
     while pos < length:
-        start = text.find("{{", pos)
-        if start < 0:
+        found = _find_unescaped(text, "{{" if opening else "}}", pos)
+        if found < 0:
             break
-        end = find_segment_end(text, start + 2)
-        if end < 0:
-            break
-        if start > pos:
-            parts.append(text[pos:start])
-        parts.append(Segment(text[start + 2 : end].strip()))
-        pos = end + 2
-    if pos < length:
-        parts.append(text[pos:])
+        buffer += text[pos:found]
+        if opening:
+            if buffer:
+                parts.append(_BACKSLASH_PAIRS.sub(r"\\", buffer))
+        else:
+            parts.append(Segment(_unescape_code(buffer).strip()))
+        buffer, pos, opening = "", found + 2, not opening
+    buffer += text[pos:]
+    if not opening:
+        parts.append(Segment(_unescape_code(buffer).strip()))
+    elif buffer:
+        parts.append(buffer)
     return Template(tuple(parts))
 
 
-def find_segment_end(text: str, pos: int) -> int:
-    """Index of the ``}}`` closing the segment that starts at ``pos``, or -1."""
-    stack: list[str] = []  # open contexts: quote chars, "{" for braces, "${" for template substitutions
-    i = pos
-    length = len(text)
-    while i < length:
-        ch = text[i]
-        top = stack[-1] if stack else None
-        if top in ("'", '"', "`"):
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == top:
-                stack.pop()
-            elif top == "`" and ch == "$" and text.startswith("${", i):
-                stack.append("${")
-                i += 1
-            i += 1
-            continue
-        if ch in "'\"`":
-            stack.append(ch)
-        elif ch == "{":
-            stack.append("{")
-        elif ch == "}":
-            if not stack and text.startswith("}}", i):
-                return i
-            if stack:
-                stack.pop()
-        i += 1
-    return -1
+_BACKSLASH_PAIRS = re.compile(r"\\\\")
+
+
+def _find_unescaped(text: str, brackets: str, pos: int) -> int:
+    """Index of the next ``brackets`` at or after ``pos`` not preceded by an odd number of backslashes, or -1."""
+    while True:
+        found = text.find(brackets, pos)
+        if found < 0:
+            return -1
+        slashes = found - len(text[:found].rstrip("\\"))
+        if slashes % 2 == 0:
+            return found
+        pos = found + 2
+
+
+def _unescape_code(code: str) -> str:
+    # n8n's escapeCode: the first ``\}}`` of a segment is a literal ``}}``.
+    return code.replace("\\}}", "}}", 1)
