@@ -58,6 +58,7 @@ def _workflow() -> dict[str, Any]:
             "AI Agent",
             LC + "agent",
             {"promptType": "define", "text": "go", "options": {"returnIntermediateSteps": True}},
+            version=3.1,
         ),
         node("Model", "weft.lmChatScripted", {"turns": turns}),
         node("Calculator", LC + "toolCalculator"),

@@ -26,6 +26,8 @@ from weft.ai.agent.tools import AgentTools, collect_tools
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import AIMessage, HumanMessage, Message, SystemMessage, ToolCall, ToolMessage
 from weft.ai.models.base import ChatModel, StreamCallback
+from weft.ai.models.traced import TracedChatModel
+from weft.ai.tools.base import INLINE_INVOKE
 from weft.errors import NodeOperationError, WeftError
 from weft.nodes.contract import EngineRequest, EngineResponse, ExecuteContext
 from weft.workflow import AI_LANGUAGE_MODEL, AI_MEMORY, Item, NodeOutput
@@ -42,6 +44,8 @@ class Turn:
     response: EngineResponse | None
     max_iterations: int
     streams: bool
+    inline_tools: bool
+    """Versions before 3 run the tools inside the agent (LangChain's AgentExecutor), not through the engine."""
 
 
 async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
@@ -99,6 +103,9 @@ async def _prepare_turn(ctx: ExecuteContext, response: EngineResponse | None) ->
             ctx.node.name, f"Parameter 'options.maxIterations' must be a number, got {max_iterations!r}"
         )
     is_streaming: Any = getattr(ctx, "is_streaming", None)
+    version = float(ctx.node.typeVersion)
+    if version < 2 and isinstance(models[0], TracedChatModel):
+        models[0].logs_as_stream = True  # V1's AgentExecutor streams the model: n8n logs a streamed generation
     return Turn(
         ctx=ctx,
         model=models[0],
@@ -107,6 +114,7 @@ async def _prepare_turn(ctx: ExecuteContext, response: EngineResponse | None) ->
         response=response,
         max_iterations=int(max_iterations),
         streams=bool(is_streaming()) if callable(is_streaming) else False,
+        inline_tools=version < 3,
     )
 
 
@@ -153,10 +161,17 @@ async def _converse(
     text = system_message(options, float(turn.ctx.node.typeVersion))
     system: list[Message] = [SystemMessage(content=text)] if text is not None else []
     while True:
-        reply = await _call_model(turn, [*system, *as_sent([*history, *state.messages])], state.item_index, options)
+        conversation = [*history, *state.messages]
+        prompt = [*system, *(conversation if turn.inline_tools else as_sent(conversation))]
+        reply = await _call_model(turn, prompt, state.item_index, options)
         calls = _with_ids(reply.tool_calls, state)
         if not calls:
             return await _finish(state, reply.content, options, memory)
+        if turn.inline_tools:
+            await _run_tools_inline(turn, state, calls)
+            if state.iterations >= turn.max_iterations:
+                return await _finish(state, AGENT_STOPPED, options, memory)
+            continue
         # replayed as n8n rebuilds it from the steps: no text, each call under its node's tool name (a053, a033)
         replayed = [ToolCall(id=c.id, name=turn.tools.replay_name(c.name), args=c.args) for c in calls]
         state.messages.append(AIMessage(content="", tool_calls=replayed))
@@ -195,6 +210,31 @@ async def _call_model(turn: Turn, prompt: list[Message], index: int, options: Ma
     if stream is not None:
         await turn.ctx.send_chunk("end", None)
     return response.message
+
+
+#: LangChain's AgentExecutor answer when the iteration limit is reached (versions before 3).
+AGENT_STOPPED = "Agent stopped due to max iterations."
+
+
+async def _run_tools_inline(turn: Turn, state: ItemState, calls: list[ToolCall]) -> None:
+    """Run one turn's tool calls in the agent, in call order, as versions before 3 do (no engine request)."""
+    state.messages.append(AIMessage(content="", tool_calls=calls))
+    state.iterations += 1
+    for call in calls:
+        spec = turn.tools.by_name.get(call.name)
+        invoke = spec.metadata.get(INLINE_INVOKE) if spec is not None else None
+        if spec is None:
+            observation = turn.tools.unknown_tool_message(call.name)
+        elif invoke is None:
+            raise NodeOperationError(
+                turn.ctx.node.name,
+                f"The tool {call.name!r} can only run through the engine, which AI Agent versions before 3 do not do.",
+                description="Upgrade the AI Agent node to typeVersion 3 or later.",
+            )
+        else:
+            observation = str(await invoke(dict(call.args)))
+        state.messages.append(ToolMessage(tool_call_id=call.id, name=call.name, content=observation))
+        state.steps.append(intermediate_step(call, observation))
 
 
 def _with_ids(calls: list[ToolCall], state: ItemState) -> list[ToolCall]:

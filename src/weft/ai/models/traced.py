@@ -28,12 +28,18 @@ def llm_input_item(messages: list[Message], options: dict[str, Any]) -> Item:
     return {"json": {"messages": [prompt], "estimatedTokens": estimate_tokens(prompt), "options": options}}
 
 
-def llm_output_item(response: ModelResponse, messages: list[Message]) -> Item:
-    """The model run's output item: the generation and the token usage."""
+def llm_output_item(response: ModelResponse, messages: list[Message], *, streamed_model: str | None = None) -> Item:
+    """The model run's output item: the generation and the token usage.
+
+    ``streamed_model``: log the generation as LangChain reports a streamed one (AI Agent V1 streams): the
+    model name in ``generationInfo`` and an estimate instead of the usage (recorded: cases a026, a027).
+    """
     info: dict[str, Any] = {"finish_reason": response.finish_reason}
+    if streamed_model is not None:
+        info = {"prompt": 0, "completion": 0, "finish_reason": response.finish_reason, "model_name": streamed_model}
     usage = response.usage
     json: dict[str, Any] = {"response": {"generations": [[{"text": response.message.content, "generationInfo": info}]]}}
-    if usage.output_tokens > 0:
+    if usage.output_tokens > 0 and streamed_model is None:
         json["tokenUsage"] = {
             "completionTokens": usage.output_tokens,
             "promptTokens": usage.input_tokens,
@@ -57,6 +63,8 @@ class TracedChatModel:
         self.inner = inner
         self._ctx = ctx
         self._options = dict(options or {})
+        #: Log generations as streamed ones (set by an AI Agent V1, whose executor streams the model).
+        self.logs_as_stream = False
 
     async def generate(
         self,
@@ -76,7 +84,9 @@ class TracedChatModel:
             # Close the run even on cancellation, so the run data has no dangling model run.
             self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, error)
             raise
-        self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, [[llm_output_item(response, messages)]])
+        streamed = str(self._options.get("model") or "") if self.logs_as_stream else None
+        output = llm_output_item(response, messages, streamed_model=streamed)
+        self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, [[output]])
         return response
 
 

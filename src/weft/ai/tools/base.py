@@ -8,11 +8,17 @@ agent's item + the model's arguments + ``toolCallId``) and each output item is `
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeContext, NodeType, SupplyDataContext, ToolSpec
 from weft.workflow import AI_TOOL, Item, NodeOutput
+from weft.workflow.jsjson import js_json
+
+#: The :class:`ToolSpec` metadata key of the coroutine function that runs the tool inside the agent.
+INLINE_INVOKE = "weft.invokeInline"
 
 #: Tool sub-nodes have no inputs and one ``ai_tool`` output.
 TOOL_OUTPUTS: tuple[str, ...] = (AI_TOOL,)
@@ -45,7 +51,25 @@ class ToolNode(NodeType):
         raise NotImplementedError
 
     async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ToolSpec:
-        return self.tool_spec(ctx, item_index)
+        spec = self.tool_spec(ctx, item_index)
+        invoke = functools.partial(self.invoke_inline, ctx)
+        return dataclasses.replace(spec, metadata={**spec.metadata, INLINE_INVOKE: invoke})
+
+    async def invoke_inline(self, ctx: SupplyDataContext, arguments: dict[str, Any]) -> str:
+        """Run the tool inside the agent, as LangChain's AgentExecutor does for AI Agent versions before 3.
+
+        The call is a run of this node (``inputOverride`` ``{query}``, output ``{response}``, no paired item),
+        as n8n's ``logWrapper`` records it (recorded: cases a025, a027); the model gets the response text.
+        """
+        query: Any = arguments.get("input", "") if set(arguments) <= {"input"} else arguments
+        run = ctx.add_input_data(AI_TOOL, [[{"json": {"query": query}}]])
+        try:
+            response = await self.respond(ctx, dict(arguments), 0)
+        except Exception as exc:  # the model is told, as n8n's tools answer a failure
+            ctx.add_output_data(AI_TOOL, run, exc)
+            return f'There was an error: "{getattr(exc, "message", None) or exc}"'
+        ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
+        return response if isinstance(response, str) else js_json(response)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         out: list[Item] = []
@@ -60,4 +84,4 @@ class ToolNode(NodeType):
         return [out]
 
 
-__all__ = ["TOOL_OUTPUTS", "ToolNode", "string_input", "string_input_schema"]
+__all__ = ["INLINE_INVOKE", "TOOL_OUTPUTS", "ToolNode", "string_input", "string_input_schema"]
