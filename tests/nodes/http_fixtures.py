@@ -5,7 +5,8 @@ Routes:
 * ``/echo`` answers JSON ``{method, path, query, headers, body}`` (query values are lists, headers lowercased);
 * ``/json``, ``/array``, ``/text``, ``/file``, ``/empty`` answer fixed bodies;
 * ``/status/<code>`` answers that status with ``{"message": "status <code>"}``;
-* ``/sleep`` answers after 1 second; ``/redirect`` → ``/json``; ``/redirect-ftp`` → an ``ftp://`` URL.
+* ``/sleep`` answers after 1 second; ``/redirect`` → ``/json``; ``/redirect-ftp`` → an ``ftp://`` URL;
+  ``/redirect-other-origin`` → ``/echo`` on ``localhost`` (another origin than ``127.0.0.1``).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, "application/json", b"{}", {}
         if path == "/redirect":
             return 302, "text/plain", b"", {"location": "/json"}
+        if path == "/redirect-other-origin":  # the same server under another origin (host name)
+            return 302, "text/plain", b"", {"location": f"http://localhost:{self.server.server_address[1]}/echo"}
         if path == "/redirect-ftp":
             return 302, "text/plain", b"", {"location": "ftp://127.0.0.1/secret"}
         fixed = {

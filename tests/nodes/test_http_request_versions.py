@@ -61,3 +61,14 @@ async def test_v4_5_adds_error_details_when_continuing(http_server: str) -> None
     assert failed["details"]["message"] == "The resource you are requesting could not be found"
     [older] = output_json(await run_http(params, 4.4, onError="continueRegularOutput"), "HTTP")
     assert "details" not in older
+
+
+async def test_from_4_4_credentials_stay_behind_on_a_redirect_to_another_origin(http_server: str) -> None:
+    params = {"url": f"{http_server}/redirect-other-origin", "sendHeaders": True,
+              "headerParameters": {"parameters": [{"name": "Authorization", "value": "Bearer s3cret"}]}}
+    [old] = output_json(await run_http(params, 4.3), "HTTP")
+    [new] = output_json(await run_http(params, 4.4), "HTTP")
+    [opted] = output_json(await run_http({**params, "options": {"sendCredentialsOnCrossOriginRedirect": True}}, 4.4),
+                          "HTTP")
+    assert old["headers"].get("authorization") == "Bearer s3cret" == opted["headers"].get("authorization")
+    assert "authorization" not in new["headers"]

@@ -48,6 +48,7 @@ class _Request:
     timeout_ms: float = DEFAULT_TIMEOUT_MS
     follow_redirects: bool = True
     max_redirects: int = 21
+    cross_origin_credentials: bool = True  # 4.4+: not sent on to another origin unless the option says so
     response: dict[str, Any] = field(default_factory=dict)
 
 
@@ -117,6 +118,10 @@ async def _start_requests(
     return started
 
 
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
 def _fail(ctx: ExecuteContext, index: int, message: str, description: str | None = None) -> NodeOperationError:
     return NodeOperationError(ctx.node.name, message, description=description, item_index=index)
 
@@ -147,6 +152,9 @@ async def _build_request(ctx: ExecuteContext, index: int, item: Item, options: d
     elif ctx.node.typeVersion < 4:
         request.follow_redirects = False
     request.response = (options.get("response") or {}).get("response") or {}
+    request.cross_origin_credentials = bool(
+        options.get("sendCredentialsOnCrossOriginRedirect", ctx.node.typeVersion < 4.4)
+    )
     if ctx.get_node_parameter("sendQuery", index, False):
         named = _pairs(ctx, index, "Query")  # v4.2 sends each value of a repeated name; before, the last wins
         request.params.extend(named if ctx.node.typeVersion >= 4.2 else list(dict(named).items()))
@@ -265,18 +273,22 @@ async def _send(
     """Send within the timeout, following redirects to http(s) URLs only; raise for non-2xx unless neverError."""
     seconds = request.timeout_ms / 1000
     method, url, params, body = request.method, request.url, request.params, request.body
+    headers, auth = request.headers, request.auth
     try:
         async with asyncio.timeout(seconds):
             for _ in range(request.max_redirects + 1):
                 target = httpx.URL(url)  # parameters are added to the URL's own query, as n8n does
                 target = target.copy_with(params=[*target.params.multi_items(), *params]) if params else target
-                built = client.build_request(method, target, headers=request.headers, **body)
-                response = await client.send(built, auth=request.auth, follow_redirects=False)
+                built = client.build_request(method, target, headers=headers, **body)
+                response = await client.send(built, auth=auth, follow_redirects=False)
                 location = response.headers.get("location")
                 if not (request.follow_redirects and response.is_redirect and location):
                     break
                 await response.aclose()
                 url, params = str(response.url.join(location)), []
+                if not request.cross_origin_credentials and _origin(httpx.URL(url)) != _origin(response.url):
+                    headers = {k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")}
+                    auth = None
                 if not url.startswith(("http://", "https://")):
                     raise _fail(ctx, index, f"Redirect to {url!r} not followed: only http(s) URLs are allowed")
                 if response.status_code not in (307, 308) and method != "HEAD":
