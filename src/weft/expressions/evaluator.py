@@ -14,6 +14,7 @@ from weft.expressions.context import ExpressionContext
 from weft.expressions.fastpath import DECLINE, FastFn, compile_fast
 from weft.expressions.results import MARK, Outcome, decode, is_out_of_memory, is_stack_overflow, number, v8_message
 from weft.expressions.runtime import JsObject, JsRuntime, discard_runtime, get_runtime
+from weft.expressions.sandbox import blocked_reason, constructor_call
 from weft.expressions.session import Session
 from weft.expressions.template import parse_template
 
@@ -32,6 +33,8 @@ class Compiled:
     """The value when the template has no segment."""
     fast: FastFn | None
     js: str
+    blocked: str | None = None
+    """n8n's message when the template must not run at all (see :mod:`weft.expressions.sandbox`)."""
 
 
 @lru_cache(maxsize=8192)
@@ -39,7 +42,12 @@ def compile_template(text: str) -> Compiled:
     template = parse_template(text)
     if template.is_literal:
         return Compiled(literal=template.text, fast=None, js="")
-    return Compiled(literal=None, fast=compile_fast(template), js=template.to_js())
+    blocked = None
+    if constructor_call(text):
+        blocked = "Expression contains invalid constructor function call"
+    else:
+        blocked = next(filter(None, (blocked_reason(s.code) for s in template.segments)), None)
+    return Compiled(literal=None, fast=compile_fast(template), js=template.to_js(), blocked=blocked)
 
 
 def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parameter: str | None) -> Any:
@@ -47,6 +55,8 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
     compiled = compile_template(text)
     if compiled.literal is not None:
         return compiled.literal
+    if compiled.blocked is not None:
+        raise _blocked_error(compiled.blocked, ctx, item_index, parameter, text)
     if compiled.fast is not None:
         value = compiled.fast(ctx.connection_input, item_index)
         if value is not DECLINE:
@@ -87,6 +97,19 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
         raw = _NOT_CALLED
     outcome = run_with_data(runtime, ctx, lambda: fn(item_index), item_index, error, first=raw)
     return outcome.value
+
+
+def _blocked_error(
+    message: str, ctx: ExpressionContext, item_index: int, parameter: str | None, text: str
+) -> ExpressionError:
+    return ExpressionError(
+        message,
+        node_name=ctx.node_name,
+        parameter=parameter,
+        item_index=item_index,
+        run_index=ctx.run_index,
+        expression="=" + text,
+    )
 
 
 def session_for(runtime: JsRuntime, ctx: ExpressionContext) -> Session:

@@ -58,6 +58,11 @@ def rewrite_calls(code: str) -> str:
     return _rewrite(code, masked)
 
 
+def mask_code(code: str) -> str:
+    """``code`` with the bodies of its strings, regular expressions and comments blanked (same length)."""
+    return _mask(code)
+
+
 def _rewrite(code: str, masked: str) -> str:
     pieces: list[str] = []
     cursor = len(code)

@@ -59,7 +59,26 @@ class Template:
                 elif part:
                     pieces.append(f"r+={json.dumps(part)};")
             body = "".join(pieces) + "return r;"
-        return f"(function(){{var __s=__weft.str,__c=__weft.seg;return __weft.wrap(function(){{{body}}});}})()"
+        head = f"var __s=__weft.str,__c=__weft.seg,{_BLOCKED};"
+        return f"(function(){{{head}return __weft.wrap(function(){{{body}}});}})()"
+
+
+#: What n8n's expressions see instead of these globals (``Expression.initializeGlobalContext``): an empty object
+#: for the blocked ones, a process without its environment, and nothing for what n8n does not provide.
+_BLOCKED = ",".join(
+    [
+        *(
+            f"{name}={{}}"
+            for name in (
+                "eval uneval setTimeout setInterval setImmediate clearImmediate queueMicrotask Function require module"
+                " Buffer __dirname __filename fetch XMLHttpRequest Promise Generator GeneratorFunction AsyncFunction"
+                " AsyncGenerator AsyncGeneratorFunction WebAssembly Reflect Proxy escape unescape"
+            ).split()
+        ),
+        "process={env:{}}",
+        "btoa=undefined,atob=undefined",
+    ]
+)
 
 
 def _segment_js(segment: Segment) -> str:
