@@ -44,9 +44,17 @@ class _CodeFailure(Exception):
 
 
 #: A thrown value that is not an Error, as n8n's task runner words it: an error-like object's ``message``,
-#: else the value as JSON; either way without a stack, so without a line number.
+#: else the value as JSON; either way without a stack, so without a line number. An Error of a user-defined
+#: subclass loses its constructors' frames, as V8 leaves them out of the stack (its line is the ``throw``'s).
 _NON_ERROR = (
-    "function(e){if (e instanceof Error) throw e;"
+    "function(e){if (e instanceof Error) {var names = [];"
+    "for (var k = e.constructor; k && k !== Error && k.prototype instanceof Error; k = Object.getPrototypeOf(k))"
+    " names.push(k.name);"
+    "if (names.length && typeof e.stack === 'string') {var rows = e.stack.split('\\n');"
+    "while (rows.length && names.some(function(n){return rows[0].trim().indexOf('at ' + n + ' ') === 0;}))"
+    " rows.shift();"
+    "try {e.stack = rows.join('\\n');} catch (_) {}}"
+    "throw e;}"
     "var m = e !== null && typeof e === 'object' && typeof e.message === 'string' ? e.message : JSON.stringify(e);"
     "var x = new Error(m === undefined || m === '' ? 'Unknown error' : m); x.stack = ''; throw x;}"
 )
