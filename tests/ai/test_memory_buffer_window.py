@@ -103,8 +103,9 @@ async def test_missing_session_id_fails_like_n8n() -> None:
     wf["pinData"]["Chat"] = [{"chatInput": "hi"}]
     run = await run_workflow(wf, registry=agent_registry(), services=MemoryServices())
     error = run["data"]["resultData"]["error"]
-    assert error["message"] == "No session ID found"
-    assert "'sessionId'" in error["description"]
+    assert (error["message"], error["description"]) == ("Error in sub-node Simple Memory", "No session ID found")
+    [memory_run] = run["data"]["resultData"]["runData"]["Simple Memory"]
+    assert "'sessionId'" in memory_run["error"]["description"]
 
 
 def test_window_keeps_whole_turns() -> None:
