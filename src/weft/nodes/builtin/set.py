@@ -61,9 +61,14 @@ class Set(NodeType):
             except (SetFieldError, WeftError) as error:
                 if not ctx.continue_on_fail():
                     raise _node_error(ctx, error, index) from error
-                new_item = {"json": {"error": str(error)}, "pairedItem": {"item": index}}
+                new_item = {"json": {"error": _error_text(error)}, "pairedItem": {"item": index}}
             output.extend([new_item] * (duplicates + 1))
         return [output]
+
+
+def _error_text(error: Exception) -> str:
+    """The message n8n puts in a continued item's ``error``: the bare message, without Weft's location suffix."""
+    return error.message if isinstance(error, WeftError) else str(error)
 
 
 def _node_error(ctx: ExecuteContext, error: Exception, item_index: int) -> WeftError:
