@@ -89,7 +89,7 @@ def transport_error(node_name: str, index: int, exc: BaseException, timeout_ms: 
     else:
         raw, code = str(exc) or type(exc).__name__, ""
     message = _COMMON_ERRORS.get(code, raw)
-    reason = {"message": raw, "name": "Error", "code": code or None}  # n8n 2.41's name (2.8.4: AxiosError)
+    reason = {"message": raw, "name": "Error", "code": code or None}  # as n8n records a socket error
     description = raw if raw != message else None
     return HttpRequestError(
         node_name, message, description=description, item_index=index, reason=reason, code=code or None
