@@ -12,6 +12,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from weft.nodes.builtin._paths import get_path, has_path, set_path, to_path, unset_path
@@ -44,7 +45,9 @@ def js_number_repr(value: float | int) -> str:
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
     if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
+        # Above 2**53 JavaScript prints the shortest digits that round-trip, padded with zeros (2**64 is
+        # 18446744073709552000), not the float's exact integer.
+        return str(int(value)) if abs(value) < 2**53 else str(int(Decimal(repr(value))))
     text = repr(value)
     return re.sub(r"e([+-])0*(\d)", r"e\1\2", text)
 
