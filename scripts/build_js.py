@@ -7,6 +7,7 @@ changed and bundles, with esbuild, into ``src/weft/expressions/_js/`` (build pro
 
 * ``runtime.js`` from ``js/src/index.js``: the core every context loads (``$``-variables, extensions, jmespath);
 * ``luxon.js`` from ``js/src/luxon/index.js``: the Intl polyfill and Luxon, loaded on first use;
+* ``extras.js`` from ``js/src/extras/index.js``: the helpers of ``hash()`` and ``replaceSpecialChars()``;
 * ``locale-<tag>.js`` from ``js/src/locales/<tag>.js``: one locale's Intl data, loaded when first asked for.
 
 It is idempotent: when nothing changed since the last build it returns at once.
@@ -33,6 +34,7 @@ LOCALES = sorted(p.stem for p in (JS / "src" / "locales").glob("*.js"))
 ENTRIES = {
     OUT: "src/index.js",
     LUXON_OUT: "src/luxon/index.js",
+    OUT_DIR / "extras.js": "src/extras/index.js",
     **{OUT_DIR / f"locale-{tag}.js": f"src/locales/{tag}.js" for tag in LOCALES},
 }
 STAMP_PREFIX = "// weft-js-build "

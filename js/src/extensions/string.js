@@ -1,8 +1,9 @@
 // n8n's string extensions (packages/workflow/src/extensions/string-extensions.ts), behaviour for behaviour:
 // the same patterns, the same third-party helpers (title-case, transliteration, jssha, md5, js-base64, from npm)
-// and the same error messages. The hash and transliteration helpers live in the lazily loaded bundle.
+// and the same error messages. The hash and transliteration helpers live in a bundle loaded on first use.
 import { fromBase64, toBase64 } from 'js-base64';
 import { titleCase } from 'title-case';
+import { extras } from '../runtime/extras.js';
 import { luxon } from '../runtime/luxon.js';
 import { CURRENCY } from './currency.js';
 import { numberToDateTime } from './number.js';
@@ -120,9 +121,9 @@ function hash(value, algorithm) {
       `Unknown algorithm ${algorithm}. Available algorithms are: ${HASHES.join()}, and Base64.`,
     );
   }
-  const { extras } = luxon();
-  if (name === 'md5') return extras.md5(value);
-  return new extras.JsSha(SHA_VARIANTS[name], 'TEXT').update(value).getHash('HEX');
+  const lib = extras();
+  if (name === 'md5') return lib.md5(value);
+  return new lib.JsSha(SHA_VARIANTS[name], 'TEXT').update(value).getHash('HEX');
 }
 
 function toNumberOrThrow(value, convert, message) {
@@ -201,7 +202,7 @@ const functions = {
   urlDecode: (v, entire = false) => (entire ? decodeURI(v) : decodeURIComponent(v)),
   urlEncode: (v, entire = false) => (entire ? encodeURI(v) : encodeURIComponent(v)),
   quote: (v, mark = '"') => `${mark}${v.replace(/\\/g, '\\\\').split(mark).join(`\\${mark}`)}${mark}`,
-  replaceSpecialChars: (v) => luxon().extras.transliterate(v, { unknown: '?' }),
+  replaceSpecialChars: (v) => extras().transliterate(v, { unknown: '?' }),
   length: (v) => v.length,
   isDomain: (v) => DOMAIN.test(v),
   isEmail,

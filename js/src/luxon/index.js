@@ -14,10 +14,6 @@ import '@formatjs/intl-listformat/polyfill-force.js';
 import '@formatjs/intl-listformat/locale-data/en.js';
 import { DateTime, Duration, Interval, Settings } from 'luxon';
 import { installLocaleTraps } from './locales.js';
-// Helpers of the string extensions hash() and replaceSpecialChars(), too big for the core bundle.
-import JsSha from 'jssha';
-import md5 from 'md5';
-import { transliterate } from 'transliteration';
 
 installLocaleTraps();
-globalThis.__weft.installLuxon({ DateTime, Duration, Interval, Settings, extras: { JsSha, md5, transliterate } });
+globalThis.__weft.installLuxon({ DateTime, Duration, Interval, Settings });

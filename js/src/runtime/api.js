@@ -3,6 +3,7 @@ import { NeedSignal, S, WeftExpressionError, need, resetSession } from './state.
 import { applySessionSettings } from './globals.js';
 import { L, installLuxon, isDateTime, removeTraps } from './luxon.js';
 import { ExpressionExtensionError } from '../extensions/errors.js';
+import { installExtras } from './extras.js';
 
 const SEP = '\u0001';
 const MARK = '\ufdd0';
@@ -212,6 +213,7 @@ export const api = {
     S.env = env;
   },
   removeTraps,
+  installExtras,
   needLocale(tag) {
     need(['locale', tag]);
   },

@@ -8,7 +8,7 @@
 import { S, need } from './state.js';
 
 /** The Luxon classes once the bundle is loaded (all null before). */
-export const L = { DateTime: null, Duration: null, Interval: null, Settings: null, extras: null };
+export const L = { DateTime: null, Duration: null, Interval: null, Settings: null };
 
 const GLOBALS = ['DateTime', 'Duration', 'Interval', 'Intl'];
 // The built-in methods the Intl polyfills replace (BigInt's is added, it does not exist natively).

@@ -57,6 +57,7 @@ _LUXON_WORDS = re.compile(
     r"|isInLast|isWeekend|isDst|diffTo|plus|minus"
 )
 
+_ON_DEMAND_BUNDLES = frozenset({"extras"})
 _LOCALE_TAG = re.compile(r"[a-z]{2,3}(?:-[A-Z]{2})?")
 
 _sources: dict[Path, str] = {}
@@ -139,6 +140,12 @@ class JsRuntime:
         if not _LOCALE_TAG.fullmatch(tag):
             raise ConfigurationError(f"The expression runtime asked for a bad locale bundle {tag!r}.")
         self._eval_unlimited(_read_bundle(BUNDLE.with_name(f"locale-{tag}.js")))
+
+    def load_bundle(self, name: str) -> None:
+        """Evaluate one of the bundles loaded on first use (``extras``: the hash and transliteration helpers)."""
+        if name not in _ON_DEMAND_BUNDLES:
+            raise ConfigurationError(f"The expression runtime asked for an unknown bundle {name!r}.")
+        self._eval_unlimited(_read_bundle(BUNDLE.with_name(f"{name}.js")))
 
     def _eval_unlimited(self, source: str) -> None:
         self.context.set_time_limit(-1)

@@ -98,6 +98,8 @@ class Session:
             self.runtime.load_luxon()
         elif kind == "locale":  # Intl was given a locale whose data is not loaded yet
             self.runtime.load_locale(request[1])
+        elif kind == "bundle":  # a helper bundle loaded on first use (hash, transliteration)
+            self.runtime.load_bundle(request[1])
 
     def _load_run(self, name: str, branch: Any, run: int) -> None:
         try:
