@@ -25,6 +25,10 @@ from weft.expressions.runtime import get_runtime
         ("x.isEmpty?.()", "__x.o(x,'isEmpty')?.()"),
         ("[...xs.sum()]", "[...__x.e(xs,'sum')()]"),
         ("`${a.first()}`", "`${__x.e(a,'first')()}`"),
+        # n8n compiles $if to a ternary: only the chosen branch runs; a missing else is false
+        ("$if(a, b.c, 'n')", "((a)?( b.c):( 'n'))"),
+        ("$if(a, b)", "((a)?( b):(false))"),
+        ("'$if(a, b)'", "'$if(a, b)'"),
         # not calls of extensions: property reads, text in strings, regexes and comments
         ("$json.keys", "$json.keys"),
         ("'a.sum()' + /b.sum()/.source", "'a.sum()' + /b.sum()/.source"),

@@ -46,7 +46,7 @@ _FILL = " "
 
 
 def needs_rewrite(code: str) -> bool:
-    return _QUICK.search(code) is not None
+    return _QUICK.search(code) is not None or "$if" in code
 
 
 @lru_cache(maxsize=4096)
@@ -54,8 +54,58 @@ def rewrite_calls(code: str) -> str:
     """``code`` with each extension call routed through the runtime's ``__x`` (see the module docstring)."""
     if not needs_rewrite(code):
         return code
+    if "$if" in code:
+        code = _rewrite_ifs(code)
     masked = _mask(code)
     return _rewrite(code, masked)
+
+
+_IF = re.compile(r"(?<![\w$.])\$if\s*\(")
+
+
+def _rewrite_ifs(code: str) -> str:
+    """n8n compiles ``$if(test, a[, b])`` to ``test ? a : b`` (``b`` false when missing): only one branch runs."""
+    masked = _mask(code)
+    for match in reversed(list(_IF.finditer(masked))):
+        open_at = match.end() - 1
+        close_at = _close_of(masked, open_at)
+        if close_at < 0:
+            continue
+        args = _split_args(code, masked, open_at + 1, close_at)
+        if len(args) not in (2, 3) or any(a.lstrip().startswith("...") for a in args):
+            continue
+        alternative = args[2] if len(args) == 3 else "false"
+        ternary = f"(({args[0]})?({args[1]}):({alternative}))"
+        code = code[: match.start()] + ternary + code[close_at + 1 :]
+        masked = masked[: match.start()] + ternary + masked[close_at + 1 :]
+    return code
+
+
+def _close_of(masked: str, open_at: int) -> int:
+    depth = 0
+    for k in range(open_at, len(masked)):
+        if masked[k] in "([{":
+            depth += 1
+        elif masked[k] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
+
+
+def _split_args(code: str, masked: str, start: int, end: int) -> list[str]:
+    args, depth, last = [], 0, start
+    for k in range(start, end):
+        ch = masked[k]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append(code[last:k])
+            last = k + 1
+    args.append(code[last:end])
+    return args
 
 
 def mask_code(code: str) -> str:
