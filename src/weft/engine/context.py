@@ -242,6 +242,9 @@ class SupplyContext(_BaseContext):
             "source": [{"previousNode": self.parent_node_name, "previousNodeRun": self._parent_run_index}],
             "inputOverride": {connection_type: data},  # type: ignore[dict-item]
         }
+        if data:
+            # as n8n: the input is the run's data until the output replaces it (a failed run keeps it; a066)
+            task["data"] = {connection_type: data}  # type: ignore[dict-item]
         runs.append(task)
         self._started[run_index] = time.perf_counter()
         self._execution.fire("nodeExecuteBefore", self.node.name, task)

@@ -166,11 +166,11 @@ async def _converse(
         reply = await _call_model(turn, prompt, state.item_index, options)
         calls = _with_ids(reply.tool_calls, state)
         if not calls:
-            return await _finish(state, reply.content, options, memory)
+            return await _finish(turn, state, reply.content, options, memory)
         if turn.inline_tools:
             await _run_tools_inline(turn, state, calls)
             if state.iterations >= turn.max_iterations:
-                return await _finish(state, AGENT_STOPPED, options, memory)
+                return await _finish(turn, state, AGENT_STOPPED, options, memory)
             continue
         # replayed as n8n rebuilds it from the steps: no text, each call under its node's tool name (a053, a033)
         replayed = [ToolCall(id=c.id, name=turn.tools.replay_name(c.name), args=c.args) for c in calls]
@@ -224,7 +224,7 @@ async def _run_tools_inline(turn: Turn, state: ItemState, calls: list[ToolCall])
         spec = turn.tools.by_name.get(call.name)
         invoke = spec.metadata.get(INLINE_INVOKE) if spec is not None else None
         if spec is None:
-            observation = turn.tools.unknown_tool_message(call.name)
+            observation = f"{call.name} is not a valid tool, try another one."  # the executor's answer (a070)
         elif invoke is None:
             raise NodeOperationError(
                 turn.ctx.node.name,
@@ -234,7 +234,9 @@ async def _run_tools_inline(turn: Turn, state: ItemState, calls: list[ToolCall])
         else:
             observation = str(await invoke(dict(call.args)))
         state.messages.append(ToolMessage(tool_call_id=call.id, name=call.name, content=observation))
-        state.steps.append(intermediate_step(call, observation))
+        step = intermediate_step(call, observation)
+        del step["action"]["type"]  # the executor's steps have no type (recorded: case a064)
+        state.steps.append(step)
 
 
 def _with_ids(calls: list[ToolCall], state: ItemState) -> list[ToolCall]:
@@ -272,14 +274,19 @@ def _check_max_iterations(turn: Turn, state: ItemState) -> None:
         )
 
 
-async def _finish(state: ItemState, text: str, options: Mapping[str, Any], memory: Any) -> ItemState:
+async def _finish(turn: Turn, state: ItemState, text: str, options: Mapping[str, Any], memory: Any) -> ItemState:
     """The item's answer; memory is saved now, and only now, with the tool calls and results of this turn."""
     output: dict[str, Any] = {"output": text}
-    if options.get("returnIntermediateSteps") and state.steps:
+    if options.get("returnIntermediateSteps"):  # even when empty, as n8n 2.41 (2.8.4 left it out; a072)
         output["intermediateSteps"] = state.steps
     state.output = {"json": output, "pairedItem": {"item": state.item_index}}
     if memory is not None:
-        await memory.save(_for_memory([*state.messages, AIMessage(content=text)]), logged=not state.steps)
+        if turn.inline_tools:
+            # versions before 3: the executor's memory.saveContext({input}, {output}), tools left out (a067)
+            human = next(m for m in state.messages if isinstance(m, HumanMessage))
+            await memory.save(_for_memory([human, AIMessage(content=text)]))
+        else:
+            await memory.save(_for_memory([*state.messages, AIMessage(content=text)]), logged=not state.steps)
     return state
 
 
