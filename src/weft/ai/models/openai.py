@@ -50,17 +50,23 @@ class OpenAISettings:
     credential_type: str = "openAiApi"
 
     def describe(self) -> dict[str, Any]:
-        """The settings without secrets, for the model node's run data (n8n logs the model's kwargs)."""
-        data: dict[str, Any] = {
-            "model": self.model,
-            "base_url": self.base_url,
-            "api": self.api,
-            "timeout": self.timeout,
-            "max_retries": self.retry.max_retries,
-        }
-        for key in ("temperature", "max_tokens", "top_p", "frequency_penalty", "presence_penalty"):
+        """The settings as n8n logs the model's LangChain kwargs in the run data (no secret; recorded: cases
+        a020-a022, a031): sampling options only when set, Timeout (ms) only when not the default."""
+        data: dict[str, Any] = {}
+        if self.provider == "OpenAI":
+            data["openai_api_key"] = {"lc": 1, "type": "secret", "id": ["OPENAI_API_KEY"]}
+        data["model"] = self.model
+        for key in ("frequency_penalty", "max_tokens", "presence_penalty", "temperature", "top_p"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
+        if self.timeout != 60.0:
+            data["timeout"] = int(self.timeout * 1000)
+        data["max_retries"] = self.retry.max_retries
+        data["configuration"] = {"baseURL": self.base_url}
+        data["model_kwargs"] = {"response_format": {"type": self.response_format}} if self.response_format else {}
+        data["supports_strict_tool_calling"] = False
+        if self.api == "responses":
+            data["use_responses_api"] = True
         return data
 
 
