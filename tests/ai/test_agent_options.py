@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from weft.ai.agent_catalog import agent_registry
-from weft.ai.messages import HumanMessage, ImagePart, Message, TextPart, ToolDefinition
+from weft.ai.messages import HumanMessage, ImagePart, Message, ToolDefinition
 from weft.ai.models.traced import TracedChatModel
 from weft.engine import run_workflow
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
@@ -59,10 +59,11 @@ async def test_image_binaries_go_to_the_model_as_data_urls(registry: NodeRegistr
     text = {"data": "aGk=", "mimeType": "text/plain"}
     items = [{"json": {"chatInput": "what is this?"}, "binary": {"data": image, "notes": text}}]
     await run_workflow(wf({}, items=items), registry=registry)
-    human = SEEN[0][0]
-    assert human == HumanMessage(
-        content=[TextPart(text="what is this?"), ImagePart(url="data:image/png;base64,iVBORw0KGgo=")]
-    )
+    # as n8n: the text, then the images as a second human message (recorded: case a073)
+    assert SEEN[0][:2] == [
+        HumanMessage(content="what is this?"),
+        HumanMessage(content=[ImagePart(url="data:image/png;base64,iVBORw0KGgo=")]),
+    ]
 
 
 async def test_images_stay_out_when_passthrough_is_off(registry: NodeRegistry) -> None:

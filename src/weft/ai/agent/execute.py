@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from weft.ai.agent.prompt import human_message, prompt_text, system_message
+from weft.ai.agent.prompt import human_messages, prompt_text, system_message
 from weft.ai.agent.state import AgentState, ItemState, PendingCall
 from weft.ai.agent.steps import as_sent, intermediate_step, observation_of
 from weft.ai.agent.tools import AgentTools, collect_tools
@@ -141,7 +141,7 @@ async def _run_item(turn: Turn, saved: ItemState | None, item: Item, index: int)
     if saved is None:
         text = prompt_text(ctx, item, index)
         with_images = bool(options.get("passthroughBinaryImages", True))
-        state = ItemState(item_index=index, messages=[human_message(text, item, with_images=with_images)])
+        state = ItemState(item_index=index, messages=human_messages(text, item, with_images=with_images))
     else:
         # n8n checks the limit first thing on a resumed run
         _check_max_iterations(turn, saved)
@@ -292,7 +292,11 @@ async def _finish(turn: Turn, state: ItemState, text: str, options: Mapping[str,
 
 def _for_memory(messages: list[Message]) -> list[Message]:
     """Messages as kept in memory: images are not stored (only the text of the human message)."""
-    return [HumanMessage(content=m.text) if isinstance(m, HumanMessage) else m for m in messages]
+    return [
+        HumanMessage(content=m.text) if isinstance(m, HumanMessage) else m
+        for m in messages
+        if not (isinstance(m, HumanMessage) and not m.text)
+    ]
 
 
 def _options(ctx: ExecuteContext, index: int) -> Mapping[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from weft.ai.messages import ContentPart, HumanMessage, ImagePart, TextPart
+from weft.ai.messages import ContentPart, HumanMessage, ImagePart, Message
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
@@ -62,13 +62,13 @@ def image_parts(item: Item) -> list[ImagePart]:
     return parts
 
 
-def human_message(text: str, item: Item, *, with_images: bool) -> HumanMessage:
-    """The user's turn; images join the text in one message (n8n sends them as a second human message)."""
+def human_messages(text: str, item: Item, *, with_images: bool) -> list[Message]:
+    """The user's turn; the item's images follow as a second human message, as n8n sends them (case a073)."""
     images = image_parts(item) if with_images else []
     if not images:
-        return HumanMessage(content=text)
-    content: list[ContentPart] = [TextPart(text=text), *images]
-    return HumanMessage(content=content)
+        return [HumanMessage(content=text)]
+    content: list[ContentPart] = [*images]
+    return [HumanMessage(content=text), HumanMessage(content=content)]
 
 
-__all__ = ["SYSTEM_MESSAGE", "human_message", "image_parts", "prompt_text", "system_message"]
+__all__ = ["SYSTEM_MESSAGE", "human_messages", "image_parts", "prompt_text", "system_message"]
