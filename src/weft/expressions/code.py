@@ -78,16 +78,18 @@ def _static_prefix(static_data: dict[str, Any] | None, node_name: str) -> str:
     )
 
 
-def _source(code: str, static_data: dict[str, Any] | None = None, node_name: str = "") -> str:
+def _source(code: str, static_data: dict[str, Any] | None = None, node_name: str = "", per_item: bool = False) -> str:
     """The user's code as the body of an inner async function, as n8n's ``VmCodeWrapper``: the code may
     redeclare ``items``, ``$json`` … (``const items = …``), and ``undefined`` is told apart from ``null``.
+    As in n8n's task runner, ``items`` exists only when running once for all items, ``item`` only per item.
     Everything before the code sits on line 1, so the code starts on line ``CODE_LINE_OFFSET + 1``."""
     newlines = "\n" * CODE_LINE_OFFSET
     value = f"r === undefined ? {json.dumps(UNDEFINED)} : r"
     if static_data is not None:
         value = f"{{{json.dumps(_STATIC_KEY)}: __st, v: {value}}}"
     return (
-        "(function(){return async function(console, items, item){"
+        "(function(){return async function(console, __items, __item){"
+        f"{'const item = __item;' if per_item else 'const items = __items;'}"
         f"{_static_prefix(static_data, node_name)}"
         f"const r = await (async () => {{{newlines}{code}\n}})().catch({_NON_ERROR});"
         f"return {value};}};}})()"
@@ -103,12 +105,14 @@ def _take_static(value: Any, static_data: dict[str, Any] | None) -> Any:
     return value.get("v")
 
 
-def _compile(runtime: JsRuntime, code: str, ctx: ExpressionContext, static_data: dict[str, Any] | None) -> Any:
+def _compile(
+    runtime: JsRuntime, code: str, ctx: ExpressionContext, static_data: dict[str, Any] | None, per_item: bool
+) -> Any:
     """Compile the code; a syntax error reads as n8n's: its message only (the VM gives it no stack frame)."""
     if static_data is not None and "$getWorkflowStaticData" not in code:
         static_data = None
     try:
-        return runtime.function(_source(code, static_data, ctx.node_name))
+        return runtime.function(_source(code, static_data, ctx.node_name, per_item))
     except _quickjs.JSException as exc:
         text = str(exc).strip()
         first = text.splitlines()[0] if text else "SyntaxError: invalid code"
@@ -173,6 +177,11 @@ def _node_error(ctx: ExpressionContext, failure: _CodeFailure, item_index: int |
         return NodeOperationError(
             ctx.node_name, "Code exceeded memory limit", description=err.description, item_index=item_index
         )
+    if getattr(err, "js_name", None) == "ExpressionError":
+        # an error of n8n's own data proxy ($('…'), $input …): n8n passes it on as it is, without a line
+        return NodeOperationError(
+            ctx.node_name, err.message, description=err.description, item_index=item_index, run_index=ctx.run_index
+        )
     line = _line_of(getattr(err, "js_stack", "") or "")
     details, kind = _details_and_type(err)
     display = "" if line is None else f"[line {line}]"
@@ -207,7 +216,7 @@ def run_code(code: str, ctx: ExpressionContext, static_data: dict[str, Any] | No
 
     ``static_data`` is the workflow's static data, which ``$getWorkflowStaticData`` reads and changes."""
     runtime = get_runtime(ctx.limits)
-    fn = _compile(runtime, code, ctx, static_data)
+    fn = _compile(runtime, code, ctx, static_data, per_item=False)
     try:
         value, logs = _run(runtime, fn, ctx, -1)
     except _CodeFailure as failure:
@@ -221,7 +230,7 @@ def run_code_for_item(
 ) -> CodeResult:
     """Run ``code`` for one input item (n8n's ``runOnceForEachItem``); at most one item, paired to the input."""
     runtime = get_runtime(ctx.limits)
-    fn = _compile(runtime, code, ctx, static_data)
+    fn = _compile(runtime, code, ctx, static_data, per_item=True)
     try:
         value, logs = _run(runtime, fn, ctx, item_index)
     except _CodeFailure as failure:
