@@ -11,7 +11,7 @@ import math
 import re
 from typing import Any, ClassVar
 
-from weft.errors import NodeOperationError, WeftError
+from weft.errors import ExpressionError, NodeOperationError, WeftError
 from weft.nodes.builtin._set_helpers import (
     ComposeOptions,
     SetFieldError,
@@ -58,12 +58,30 @@ class Set(NodeType):
         for index, item in enumerate(ctx.get_input_data()):
             try:
                 new_item = builder.build(index, item)
+            except ExpressionError as error:
+                if not ctx.node.continueOnFail or mode == "raw":
+                    new_item = _failed_item(ctx, error, index)
+                else:
+                    new_item = _expression_failed_quirk(builder, index, item)
             except (SetFieldError, WeftError) as error:
-                if not ctx.continue_on_fail():
-                    raise _node_error(ctx, error, index) from error
-                new_item = {"json": {"error": _error_text(error)}, "pairedItem": {"item": index}}
+                new_item = _failed_item(ctx, error, index)
             output.extend([new_item] * (duplicates + 1))
         return [output]
+
+
+def _failed_item(ctx: ExecuteContext, error: Exception, index: int) -> Item:
+    if not ctx.continue_on_fail():
+        raise _node_error(ctx, error, index) from error
+    return {"json": {"error": _error_text(error)}, "pairedItem": {"item": index}}
+
+
+def _expression_failed_quirk(builder: _Builder, index: int, item: Item) -> Item:
+    """n8n's special case for Set with the legacy ``continueOnFail`` flag: a parameter whose expression fails reads
+    as ``[{name: undefined, value: undefined}]``. From v3.3 that is no assignments at all, so the item keeps only
+    what the include options keep; v3–3.2 then fail on the entry's missing type."""
+    if builder.version >= 3.3:
+        return compose_return_item(index, item, {}, builder.compose_options(index))
+    return {"json": {"error": "Cannot read properties of undefined (reading 'replace')"}, "pairedItem": {"item": index}}
 
 
 def _error_text(error: Exception) -> str:
@@ -204,7 +222,7 @@ def _legacy_set(ctx: ExecuteContext, params: Params) -> list[Item]:
     output: list[Item] = []
     for index, item in enumerate(ctx.get_input_data()):
         try:
-            output.append(_legacy_item(params, index, item, params.node_version))
+            output.append(_legacy_item(params, index, item, params.node_version, bool(ctx.node.continueOnFail)))
         except WeftError as error:
             if not ctx.continue_on_fail():
                 raise
@@ -212,7 +230,7 @@ def _legacy_set(ctx: ExecuteContext, params: Params) -> list[Item]:
     return output
 
 
-def _legacy_item(params: Params, index: int, item: Item, version: float) -> Item:
+def _legacy_item(params: Params, index: int, item: Item, version: float, legacy_continue: bool) -> Item:
     new_item: dict[str, Any] = {"json": {}, "pairedItem": {"item": index}}
     if not params.get("keepOnlySet", index, False):
         if item.get("binary") is not None:
@@ -221,7 +239,14 @@ def _legacy_item(params: Params, index: int, item: Item, version: float) -> Item
     dot = (params.get("options", index, {}) or {}).get("dotNotation") is not False
     number = _numeric_string if version >= 2 else _identity
     for kind, convert in (("boolean", js_truthy), ("number", number), ("string", _identity)):
-        for entry in params.get(f"values.{kind}", index, []) or []:
+        try:
+            entries = params.get(f"values.{kind}", index, []) or []
+        except ExpressionError:
+            if not legacy_continue:
+                raise
+            # n8n reads the list as [{name: undefined, value: undefined}]: only a boolean survives JSON
+            entries = [{"name": "undefined", "value": False}] if kind == "boolean" else []
+        for entry in entries:
             value = convert(entry.get("value", False if kind == "boolean" else 0 if kind == "number" else ""))
             name = entry.get("name", "propertyName")  # Set v1/v2's default field name
             if dot:
