@@ -108,15 +108,13 @@ def assign_paired_items(output: NodeOutput | None, execute_data: ExecuteData) ->
 def ensure_always_output_data(
     output: NodeOutput | None, execute_data: ExecuteData, main_outputs: int | None = None
 ) -> NodeOutput | None:
-    """``alwaysOutputData``: when *every* declared output is empty, output 0 gets one ``{}`` item paired to all
-    inputs.
+    """``alwaysOutputData``: when output 0 has no item, it gets one ``{}`` item paired to all inputs.
 
-    This is the fixed rule of n8n's ``always_output_data_multiple_outputs`` fixture: a multi-output node that
-    produced items on some output gets no extra empty item. Only the ``main_outputs`` the node declares count:
-    a Filter's discarded items (an undeclared second output) do not stop it (recorded: f039).
+    n8n's ``ensureAlwaysOutputData``: only output 0 counts, so an If whose items all went to its false output
+    also sends ``{}`` down its true output (recorded: f902). ``main_outputs`` is kept for callers; the rule does
+    not depend on it.
     """
-    declared = output[:main_outputs] if output and main_outputs else output
-    if declared and any(items for items in declared):
+    if output and output[0]:
         return output
     paired: list[PairedItem] = []
     for input_index, items in enumerate(execute_data["data"].get("main") or []):
