@@ -53,15 +53,25 @@ def test_workflow_ids_are_unique() -> None:
 def test_each_deliberate_difference_is_documented() -> None:
     documented = (ROOT / "docs" / "differences.md").read_text()
     for case in CASE_LIST:
-        if case.file("expected_weft.json").exists() or case.file("expected_llm_weft.json").exists():
-            assert case.name in documented, f"{case.name} keeps a deliberate difference not in docs/differences.md"
-            # and Weft really differs from n8n there, or the file would not be needed
-            recorded = normalize_run(json.loads(case.file("n8n_raw.json").read_text()))
-            weft = json.loads(case.file("expected_weft.json").read_text()) if case.file(
-                "expected_weft.json"
-            ).exists() else recorded
-            llm_differs = case.file("expected_llm_weft.json").exists()
-            assert llm_differs or diff(recorded, weft), f"{case.name}: expected_weft.json equals n8n's recording"
+        weft_run, weft_llm = case.file("expected_weft.json"), case.file("expected_llm_weft.json")
+        if not (weft_run.exists() or weft_llm.exists()):
+            continue
+        assert case.name in documented, f"{case.name} keeps a deliberate difference not in docs/differences.md"
+        # and Weft really differs from the n8n version it would otherwise follow, or the file is not needed
+        newest = next(case.file(n) for n in ("n8n_2.41_raw.json", "n8n_raw.json") if case.file(n).exists())
+        if weft_run.exists():
+            recorded = normalize_run(json.loads(newest.read_text()))
+            assert diff(recorded, json.loads(weft_run.read_text())), f"{case.name}: expected_weft.json equals n8n's"
+        if weft_llm.exists():
+            newest_llm = next(
+                case.file(n)
+                for n in ("n8n_2.41_llm_requests.jsonl", "n8n_llm_requests.jsonl")
+                if case.file(n).exists()
+            )
+            recorded_llm = normalize_requests(
+                [json.loads(line) for line in newest_llm.read_text().splitlines() if line.strip()]
+            )
+            assert diff(recorded_llm, json.loads(weft_llm.read_text())), f"{case.name}: expected_llm_weft.json is n8n's"
 
 
 @pytest.mark.parametrize("name", ["e001", "n001", "c001"])
