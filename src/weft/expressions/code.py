@@ -17,13 +17,16 @@ from typing import Any
 import _quickjs
 
 from weft.errors import ExpressionError, NodeOperationError
+from weft.expressions.code_globals import CODE_GLOBALS, FIRE_NEXT_TIMER
 from weft.expressions.context import ExpressionContext
 from weft.expressions.evaluator import run_with_data
 from weft.expressions.normalize import UNDEFINED, normalize_all_items, normalize_one_item
 from weft.expressions.runtime import CODE_LINE_OFFSET, JsRuntime, discard_runtime, get_runtime
 from weft.workflow import Item
 
-_FRAME_LINE = re.compile(r"<input>:(\d+):\d+")
+_FRAME = re.compile(r"at (.+?) \(<input>:(\d+):\d+\)")
+#: The function the user's code runs in, named as n8n's task runner names it.
+_WRAPPER = "VmCodeWrapper"
 
 
 @dataclass(slots=True)
@@ -89,9 +92,9 @@ def _source(code: str, static_data: dict[str, Any] | None = None, node_name: str
         value = f"{{{json.dumps(_STATIC_KEY)}: __st, v: {value}}}"
     return (
         "(function(){return async function(console, __items, __item){"
-        f"{'const item = __item;' if per_item else 'const items = __items;'}"
+        f"{'const item = __item;' if per_item else 'const items = __items;'}{CODE_GLOBALS}"
         f"{_static_prefix(static_data, node_name)}"
-        f"const r = await (async () => {{{newlines}{code}\n}})().catch({_NON_ERROR});"
+        f"const r = await (async function {_WRAPPER}() {{{newlines}{code}\n}})().catch({_NON_ERROR});"
         f"return {value};}};}})()"
     )
 
@@ -125,11 +128,15 @@ _V8_UNEXPECTED = re.compile(r"^unexpected token in expression: ('.*')$")
 
 
 def _line_of(stack: str) -> int | None:
-    for match in _FRAME_LINE.finditer(stack):
-        line = int(match.group(1))
-        if line > CODE_LINE_OFFSET:
-            return line - CODE_LINE_OFFSET
-    return None
+    """The line n8n's ``ExecutionError`` reports: the innermost frame of a named function of the user's, else
+    the frame of the code's top level. V8 prints anonymous callbacks without a location in parentheses, so
+    n8n never takes their line (an error in ``items.map(i => …)`` is reported at the ``map`` call)."""
+    frames = [(name, int(line) - CODE_LINE_OFFSET) for name, line in _FRAME.findall(stack)]
+    frames = [(name, line) for name, line in frames if line > 0]
+    for name, line in frames:
+        if name not in (_WRAPPER, "<anonymous>"):
+            return line
+    return next((line for name, line in frames if name == _WRAPPER), None)
 
 
 def _run(runtime: JsRuntime, fn: Any, ctx: ExpressionContext, item_index: int) -> Any:
@@ -141,11 +148,16 @@ def _run(runtime: JsRuntime, fn: Any, ctx: ExpressionContext, item_index: int) -
     def call() -> Any:
         deadline = time.monotonic() + ctx.limits.time_s
         start(fn, max(item_index, 0), not per_item)  # all items: $json is item 0's, as n8n's proxy
-        while runtime.context.execute_pending_job():
+        while True:
+            while runtime.context.execute_pending_job():
+                if time.monotonic() > deadline:
+                    discard_runtime()
+                    return _timeout_marker()
             if time.monotonic() > deadline:
                 discard_runtime()
                 return _timeout_marker()
-        return finish()
+            if not runtime.context.eval(FIRE_NEXT_TIMER):  # the job queue is empty: the next timer is due
+                return finish()
 
     def error(message: str, description: str | None) -> ExpressionError:
         return ExpressionError(message, description=description, node_name=ctx.node_name, item_index=item_index)

@@ -22,10 +22,11 @@ _RESULT_TYPES = {str: "string", bool: "boolean", dict: "object", list: "object",
 
 def _wrap(code: str, query: Any) -> str:
     """The user's code inside an async function that gets ``query``; the prefix shares line 1, so error line
-    numbers still point into the user's code."""
+    numbers still point into the user's code (a named function: an anonymous one gives the Code node's line rule
+    no frame to report)."""
     literal = json.dumps(query)
     return (
-        f"const query = {literal}; const __weftResult = await (async () => {{{code}\n}})(); "
+        f"const query = {literal}; const __weftResult = await (async function codeTool() {{{code}\n}})(); "
         "return {json: {type: __weftResult === null ? 'null' : typeof __weftResult, "
         "value: __weftResult === undefined ? null : __weftResult}};"
     )
