@@ -79,7 +79,8 @@ async def test_continue_on_fail_sends_failing_items_to_false(run_node, js):
 
 
 async def test_always_output_data_multiple_outputs_fixture(new_flow):
-    """n8n's always_output_data_multiple_outputs.json: no extra empty item when the false output has data."""
+    """n8n's always_output_data_multiple_outputs.json as n8n 2.8.4/2.41.1 run it (recorded case f903): the false
+    output's item, then the ``{}`` that alwaysOutputData puts on the empty true output."""
     edit = {
         "assignments": {"assignments": [{"id": "1", "name": "foo", "value": "bar", "type": "string"}]},
         "options": {},
@@ -97,7 +98,10 @@ async def test_always_output_data_multiple_outputs_fixture(new_flow):
     )
     run = await flow.run()
     runs = run["data"]["resultData"]["runData"]["NoOp"]
-    assert [r["data"]["main"] for r in runs] == [[[{"json": {"foo": "bar"}, "pairedItem": {"item": 0}}]]]
+    assert [r["data"]["main"] for r in runs] == [
+        [[{"json": {"foo": "bar"}, "pairedItem": {"item": 0}}]],
+        [[{"json": {}, "pairedItem": {"item": 0}}]],
+    ]
 
 
 async def test_javascript_expression_as_a_boolean_condition(run_node, js):

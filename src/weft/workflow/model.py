@@ -79,8 +79,9 @@ class WorkflowSettings(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    executionOrder: Literal["v0", "v1"] = "v1"
-    """``v1`` runs depth-first (children to the front of the stack); ``v0`` is legacy breadth-first."""
+    executionOrder: Literal["v0", "v1"] = "v0"
+    """``v1`` runs depth-first (children to the front of the stack); ``v0`` is legacy breadth-first. A workflow
+    that does not say runs ``v0``, as in n8n (recorded case f901); n8n writes ``v1`` into every new workflow."""
     executionTimeout: float | None = None
     """Seconds after which the execution is cancelled; ``-1`` or unset for none."""
     saveDataSuccessExecution: str | None = None
