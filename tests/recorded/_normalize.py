@@ -93,6 +93,12 @@ def normalize_run(irun: Mapping[str, Any]) -> dict[str, Any]:
     return drop_step_text(normalized)
 
 
+def run_sources(irun: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """Each node run's ``source`` (where its input came from), per node."""
+    run_data = ((irun.get("data") or {}).get("resultData") or {}).get("runData") or {}
+    return {name: [(task or {}).get("source") for task in runs or []] for name, runs in run_data.items()}
+
+
 def drop_step_text(value: Any) -> Any:
     """Remove ``log``/``messageLog`` from every ``intermediateSteps[].action`` (in place); returns ``value``."""
     if isinstance(value, dict):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ._cases import CASES, Case, all_cases, run_with_weft
-from ._normalize import diff, normalize_requests, normalize_run, render, tolerated
+from ._normalize import diff, normalize_requests, normalize_run, render, run_sources, tolerated
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE_LIST = all_cases()
@@ -26,6 +26,9 @@ async def test_weft_matches_n8n(case: Case) -> None:
     run, requests = await run_with_weft(case)
     differences = [d for d in diff(expected, normalize_run(run)) if not tolerated(d, case.tolerance)]
     assert not differences, f"{case.name}: Weft differs from {source}:\n{render(differences)}"
+    if source != "expected_weft.json":  # each run's `source` too (not in the normalized form; no tolerance)
+        differences = diff(run_sources(json.loads(case.file(source).read_text())), run_sources(run), "source")
+        assert not differences, f"{case.name}: run sources differ from {source}:\n{render(differences)}"
     if case.is_ai:
         source, expected_requests = case.expected_requests()
         differences = [
