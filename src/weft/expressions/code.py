@@ -1,9 +1,10 @@
 """Running a Code node's JavaScript in the sandbox, with n8n's result rules and error messages.
 
-The user's code becomes the body of an async function that sees the same ``$``-variables as expressions
-(``$input``, ``$json``, ``$('Node')`` …) plus ``items`` (all input items), ``item`` (per-item mode) and a
-``console`` whose output is captured. Errors read as n8n's: ``"<message> [line N]"`` when running once for
-all items and when running once per item alike (n8n's task runner).
+The user's code becomes the body of an async function ``VmCodeWrapper`` (n8n's name for it) that sees the
+same ``$``-variables as expressions (``$input``, ``$json``, ``$('Node')`` …), ``items`` (running once for all
+items) or ``item`` (running once per item), a ``console`` whose output is captured, and the Node globals of
+n8n's task runner (:mod:`weft.expressions.code_globals`). Errors read as n8n 2.41's ``ExecutionError``:
+``"<message> [line N]"`` in both modes, the line being the innermost named function's, else the top level's.
 """
 
 from __future__ import annotations
