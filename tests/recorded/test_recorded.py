@@ -40,6 +40,7 @@ async def test_weft_matches_n8n(case: Case) -> None:
 
 
 def test_every_case_is_recorded_and_named_by_area() -> None:
+    assert len(CASE_LIST) >= 250, "the suite lost cases"
     for case in CASE_LIST:
         assert case.recorded, f"{case.name} has no n8n_raw.json; record it (tests/recorded/README.md)"
         assert re.fullmatch(r"[a-z]\d{3}-[a-z0-9-]+", case.name) and case.name[0] in AREAS, case.name
