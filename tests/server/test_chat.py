@@ -10,6 +10,8 @@ import base64
 import uuid
 from typing import Any
 
+import httpx
+
 from weft.testing.workflows import connect, node, workflow
 
 from .conftest import LiveServer, wait_for
@@ -130,12 +132,14 @@ def test_basic_auth(live: LiveServer) -> None:
     assert right.json() == {"output": "Welcome"}
 
 
-def test_n8n_user_auth_is_refused_clearly(live: LiveServer) -> None:
-    data, webhook_id = chat_workflow(["x"], authentication="n8nUserAuth")
+def test_n8n_user_auth_needs_a_login_session(live: LiveServer) -> None:
+    data, webhook_id = chat_workflow(["Hello user"], authentication="n8nUserAuth")
     activate(live, data)
-    response = live.client.post(f"/webhook/{webhook_id}/chat", json=message("hi"))
-    assert response.status_code == 500
-    assert response.json()["message"] == "The Chat Trigger's authentication 'n8nUserAuth' is not supported"
+    url = f"/webhook/{webhook_id}/chat"
+    anonymous = httpx.post(f"{live.url}{url}", json=message("hi"))
+    assert (anonymous.status_code, anonymous.text) == (500, "User not authenticated!")
+    assert httpx.get(f"{live.url}{url}").status_code == 200  # the page asks /rest/login itself
+    assert live.client.post(url, json=message("hi")).json() == {"output": "Hello user"}
 
 
 def test_respond_to_chat_answers_in_response_node_mode(live: LiveServer) -> None:
@@ -190,9 +194,10 @@ def test_unknown_chat_ids_and_bad_bodies(live: LiveServer) -> None:
     json_type = {"content-type": "application/json"}
     bad = live.client.post(f"/webhook/{webhook_id}/chat", content=b"{nope", headers=json_type)
     assert bad.status_code == 400
-    preflight = live.client.options(f"/webhook/{webhook_id}/chat", headers={"origin": "https://example.com"})
+    preflight = live.client.options(f"/webhook/{webhook_id}/chat", headers={
+        "origin": "https://example.com", "access-control-request-method": "POST"})
     assert preflight.status_code == 204
-    assert preflight.headers["access-control-allow-origin"] == "*"
+    assert preflight.headers["access-control-allow-origin"] == "https://example.com"
 
 
 def test_files_become_binary_data(live: LiveServer) -> None:

@@ -8,7 +8,8 @@
   Respond to Webhook sends), or ``streaming``: the execution runs with ``EngineOptions(streaming=True)``, its
   ``sendChunk`` hook events go into a queue and are sent as they come (:mod:`weft.ai.chat.chunks`).
 
-Production URLs answer only for active workflows whose trigger is ``public`` (else an empty 404, as n8n);
+Production URLs answer only for active workflows whose trigger is ``public`` (else an empty 404, as n8n), then
+the trigger's ``authentication`` is checked (:mod:`weft.services.chat_auth`);
 test URLs run the saved workflow, active or not, in mode ``manual``, any number of times. The Simple Memory of
 executions kept in the database is :class:`DbChatMemory`.
 """
@@ -16,8 +17,6 @@ executions kept in the database is :class:`DbChatMemory`.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import dataclasses
 import json
 import logging
@@ -35,6 +34,8 @@ from weft.errors import WeftError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.builtin.webhook import WebhookOptions
 from weft.services.activation import ActiveWorkflows
+from weft.services.auth import AuthService
+from weft.services.chat_auth import NOT_AUTHENTICATED, check_basic, check_user, refusal
 from weft.services.db_services import DbServices
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import RunResult, WorkflowRunner
@@ -156,13 +157,15 @@ _NO_PAGE = "The chat page is only served in 'Hosted Chat' mode; post messages to
 
 
 async def call_chat(
-    runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest, *, test: bool, page_url: str
+    runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest, *, test: bool, page_url: str,
+    auth: AuthService | None = None,
 ) -> ChatAnswer:
-    """Answer one call of the chat URL (see the module docstring); ``page_url`` is where the page posts."""
+    """Answer one call of the chat URL (see the module docstring); ``page_url`` is where the page posts, ``auth``
+    checks ``n8nUserAuth`` sessions."""
     options = target.options
     if not options.public and not test:
         return _NOT_FOUND
-    denied = await check_auth(runner, target, request)
+    denied = await check_auth(runner, target, request, auth)
     if denied is not None:
         return denied
     if request.method in ("GET", "HEAD"):
@@ -190,16 +193,23 @@ async def call_chat(
     return await answer(answer_options, task, responded)
 
 
-async def check_auth(runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest) -> WebhookResponse | None:
-    """``None`` when the caller may chat; else n8n's answer (500 / 401 / 403, text body)."""
+async def check_auth(
+    runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest, auth: AuthService | None = None
+) -> WebhookResponse | None:
+    """``None`` when the caller may chat; else n8n's answer (:mod:`weft.services.chat_auth`). ``auth`` checks
+    ``n8nUserAuth`` sessions (without it no session is valid)."""
     kind = target.options.authentication
     if kind == "none":
         return None
+    if kind == "n8nUserAuth":
+        page = request.method in ("GET", "HEAD")
+        if auth is None:
+            return None if page else refusal(500, NOT_AUTHENTICATED)
+        return await runner.db(check_user, auth, request.headers, page=page)
     if kind != "basicAuth":
         raise ChatTriggerError(
             f"The Chat Trigger's authentication {kind!r} is not supported",
-            description="Weft has no user accounts for 'n8n User Auth': use 'Basic Auth' or 'None' on node "
-            f"{target.node!r}.",
+            description=f"Set 'Authentication' on node {target.node!r} to 'Basic Auth', 'n8n User Auth' or 'None'.",
         )
     node = target.prepared.workflow.nodes[target.node]
     reference = (node.credentials or {}).get("httpBasicAuth")
@@ -211,29 +221,8 @@ async def check_auth(runner: WorkflowRunner, target: ChatTarget, request: Incomi
             reference if isinstance(reference, Mapping) else None,
         )
     except WeftError:
-        expected = {}
-    if not expected.get("user") or not expected.get("password"):
-        return WebhookResponse.text("No authentication data defined on node!", 500, _CHALLENGE)
-    provided = _basic_credentials(request.headers.get("authorization"))
-    if provided is None:
-        return WebhookResponse.text("Authorization is required!", 401, _CHALLENGE)
-    if provided != (str(expected["user"]), str(expected["password"])):
-        return WebhookResponse.text("Authorization data is wrong!", 403, _CHALLENGE)
-    return None
-
-
-_CHALLENGE = {"www-authenticate": 'Basic realm="Webhook"'}
-
-
-def _basic_credentials(header: str | None) -> tuple[str, str] | None:
-    if not header or not header.lower().startswith("basic "):
-        return None
-    try:
-        decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError):
-        return None
-    user, sep, password = decoded.partition(":")
-    return (user, password) if sep else None
+        expected = None
+    return check_basic(expected, request.headers)
 
 
 def chat_item(request: IncomingRequest) -> Item:

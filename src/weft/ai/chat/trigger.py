@@ -67,7 +67,7 @@ class ChatTriggerOptions:
     mode: str = "hostedChat"
     """``hostedChat`` (the page is served on ``GET``) or ``webhook`` (embedded chat / API only)."""
     authentication: str = "none"
-    """``none``, ``basicAuth`` (credential ``httpBasicAuth``) or ``n8nUserAuth`` (not supported by Weft)."""
+    """``none``, ``basicAuth`` (credential ``httpBasicAuth``) or ``n8nUserAuth`` (a login session)."""
     initial_messages: str = DEFAULT_INITIAL_MESSAGES
     response_mode: str = "lastNode"
     """``lastNode``, ``responseNode`` (n8n's ``responseNodes`` too) or ``streaming``."""

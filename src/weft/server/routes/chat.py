@@ -2,8 +2,9 @@
 
 Matched before the generic webhook routes; a ``webhookId`` that belongs to no Chat Trigger is handed to them, so
 a Webhook node whose path is ``<something>/chat`` keeps working. Streamed answers are NDJSON (n8n's format) or,
-for clients sending ``Accept: text/event-stream``, server-sent events. ``OPTIONS`` answers CORS pre-flights
-(``options.allowedOrigins``, default ``*``).
+for clients sending ``Accept: text/event-stream``, server-sent events. ``OPTIONS`` answers CORS pre-flights;
+every answer to a call with an ``Origin`` carries n8n's CORS headers (``options.allowedOrigins``, default ``*``;
+:func:`weft.services.chat_auth.cors_headers`).
 """
 
 from __future__ import annotations
@@ -15,13 +16,10 @@ from starlette.routing import Route
 from weft.server.http import read_request, to_response
 from weft.server.routes import webhooks
 from weft.services.chat import ChatAnswer, ChatStream, ChatTarget, call_chat, find_active_chat, find_saved_chat
+from weft.services.chat_auth import cors_headers
 from weft.services.instance import Instance
 
 METHODS = ["GET", "POST", "OPTIONS"]
-_PREFLIGHT = {
-    "access-control-allow-methods": "GET, POST, OPTIONS",
-    "access-control-allow-headers": "content-type, authorization, accept",
-}
 
 
 async def production_chat(request: Request) -> Response:
@@ -50,12 +48,14 @@ def _as_webhook(request: Request, webhook_id: str) -> Request:
 
 
 async def _call(instance: Instance, request: Request, target: ChatTarget, *, test: bool) -> Response:
-    cors = _cors_headers(target, request.headers.get("origin"))
+    cors = cors_headers(target.options.allowed_origins, request.headers, request.method)
     if request.method == "OPTIONS":
-        return Response(status_code=204, headers={**cors, **_PREFLIGHT})
+        return Response(status_code=204, headers=cors)
     url = f"{instance.settings.public_url.rstrip('/')}{request.url.path}"
     incoming = await read_request(request, f"{target.options.webhook_id}/chat", url)
-    response = _to_response(await call_chat(instance.runner, target, incoming, test=test, page_url=request.url.path))
+    answer = await call_chat(instance.runner, target, incoming, test=test, page_url=request.url.path,
+                             auth=instance.auth)
+    response = _to_response(answer)
     response.headers.update(cors)
     return response
 
@@ -64,15 +64,6 @@ def _to_response(answer: ChatAnswer) -> Response:
     if isinstance(answer, ChatStream):
         return StreamingResponse(answer.chunks, media_type=answer.media_type, headers=answer.headers)
     return to_response(answer)
-
-
-def _cors_headers(target: ChatTarget, origin: str | None) -> dict[str, str]:
-    if not origin:
-        return {}
-    allowed = [o.strip() for o in target.options.allowed_origins.split(",") if o.strip()]
-    if "*" in allowed:
-        return {"access-control-allow-origin": "*"}
-    return {"access-control-allow-origin": origin, "vary": "Origin"} if origin in allowed else {}
 
 
 routes = [
