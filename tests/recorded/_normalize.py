@@ -181,6 +181,11 @@ def normalize_requests(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, A
 # ---------------------------------------------------------------------------------------------------- diff
 
 
+def canonical(value: Any) -> str:
+    """A value as sorted JSON, to order lists whose order does not matter."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
 def _same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual
