@@ -162,3 +162,11 @@ def test_a_refused_preflight_still_gets_n8ns_cors_headers(server: Server, chats:
     preflight = httpx.options(f"{server.url}/webhook/{webhook_id}/chat", headers={
         "origin": FOREIGN, "access-control-request-method": "POST", "access-control-request-headers": "content-type"})
     assert _answer(preflight) == chat_golden["basic_options_foreign_origin"]
+
+
+def test_the_n8n_user_auth_page_asks_who_is_logged_in(server: Server, chats: Chats) -> None:
+    """n8n serves the page to anyone and its script asks ``/rest/login``; Weft's page does the same."""
+    webhook_id, _ = chats["user", 1.4]
+    page = httpx.get(f"{server.url}/webhook/{webhook_id}/chat")
+    assert page.status_code == 200
+    assert '"authentication": "n8nUserAuth"' in page.text and 'fetch("/rest/login"' in page.text

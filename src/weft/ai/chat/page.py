@@ -25,6 +25,7 @@ def render_page(options: ChatTriggerOptions, webhook_url: str, *, mode: str) -> 
         "webhookUrl": webhook_url,
         "mode": mode,
         "streaming": options.streaming,
+        "authentication": options.authentication,
         "title": options.title,
         "subtitle": options.subtitle,
         "inputPlaceholder": options.input_placeholder,
