@@ -22,7 +22,7 @@ from weft.expressions.code_globals import CODE_GLOBALS, FIRE_NEXT_TIMER
 from weft.expressions.context import ExpressionContext
 from weft.expressions.evaluator import run_with_data
 from weft.expressions.normalize import UNDEFINED, normalize_all_items, normalize_one_item
-from weft.expressions.runtime import CODE_LINE_OFFSET, JsRuntime, discard_runtime, get_runtime
+from weft.expressions.runtime import CODE_LINE_OFFSET, JsRuntime, code_runtime, discard_runtime
 from weft.workflow import Item
 
 _FRAME = re.compile(r"at (.+?) \(<input>:(\d+):\d+\)")
@@ -228,7 +228,7 @@ def run_code(code: str, ctx: ExpressionContext, static_data: dict[str, Any] | No
     """Run ``code`` once for all input items (n8n's ``runOnceForAllItems``); items normalised as n8n does.
 
     ``static_data`` is the workflow's static data, which ``$getWorkflowStaticData`` reads and changes."""
-    runtime = get_runtime(ctx.limits)
+    runtime = code_runtime(ctx)  # a fresh context per Code node run (isolation)
     fn = _compile(runtime, code, ctx, static_data, per_item=False)
     try:
         value, logs = _run(runtime, fn, ctx, -1)
@@ -242,7 +242,7 @@ def run_code_for_item(
     code: str, ctx: ExpressionContext, item_index: int, static_data: dict[str, Any] | None = None
 ) -> CodeResult:
     """Run ``code`` for one input item (n8n's ``runOnceForEachItem``); at most one item, paired to the input."""
-    runtime = get_runtime(ctx.limits)
+    runtime = code_runtime(ctx)  # a fresh context per Code node run (isolation)
     fn = _compile(runtime, code, ctx, static_data, per_item=True)
     try:
         value, logs = _run(runtime, fn, ctx, item_index)

@@ -23,7 +23,7 @@ class ExpressionLimits:
     """Heap limit of the sandbox runtime (the pre-loaded libraries use about 25 MiB of it)."""
 
 
-@dataclass(kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True, weakref_slot=True)
 class ExpressionContext:
     """Everything ``$json``, ``$input``, ``$('Node')`` … are built from, for one run of one node."""
 

@@ -84,6 +84,7 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
         session.ensure_item(item_index)
         try:
             raw = fn(item_index)
+            runtime.run_jobs()
         except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
             raise crash_error(exc, ctx, error) from None
         kind = type(raw)
@@ -95,7 +96,13 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
             return number(raw)
     else:
         raw = _NOT_CALLED
-    outcome = run_with_data(runtime, ctx, lambda: fn(item_index), item_index, error, first=raw)
+    generation = runtime.generation
+
+    def call() -> Any:
+        # A need that loads a bundle rebuilds the frozen context: compile again in the new one.
+        return (fn if runtime.generation == generation else runtime.function(compiled.js))(item_index)
+
+    outcome = run_with_data(runtime, ctx, call, item_index, error, first=raw)
     return outcome.value
 
 
@@ -161,7 +168,9 @@ def run_with_data(
 def guarded_call(runtime: JsRuntime, ctx: ExpressionContext, call: Callable[[], Any], error: ErrorFactory) -> Any:
     """Call into the sandbox, turning timeouts and crashes into expression errors (and dropping the runtime)."""
     try:
-        return call()
+        raw = call()
+        runtime.run_jobs()  # no promise job outlives its evaluation
+        return raw
     except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
         raise crash_error(exc, ctx, error) from None
 

@@ -1,9 +1,12 @@
-"""The sandboxed JavaScript runtime: QuickJS contexts with the bundle pre-loaded, one per thread.
+"""The sandboxed JavaScript runtime: QuickJS contexts with the bundle pre-loaded.
 
-A QuickJS runtime must only ever be used from the thread that created it, so the pool is thread-local:
-each thread lazily creates one :class:`JsRuntime` and reuses it for every expression and Code run. After a
-timeout, an out-of-memory error or a stack overflow the runtime is dropped and the next call builds a new
-one.
+A QuickJS runtime must only ever be used from the thread that created it, so the pool is thread-local. Each
+thread has one *expression* context, reused by every expression of every execution, and frozen
+(:mod:`weft.expressions.harden`) before any expression runs in it: no expression can leave a global, a
+prototype or a wrapped ``$json`` behind, and each evaluation runs its promise jobs before it returns (or times
+out), so none is left pending either. A Code node run gets a *fresh* context of its own (:func:`code_runtime`),
+as n8n's task runner gives each run a new VM context: its globals, timers and jobs die with it. After a timeout,
+an out-of-memory error or a stack overflow the contexts are dropped and the next call builds new ones.
 
 QuickJS refuses to call into Python while a time limit is set, so the sandbox has no host callbacks at all:
 when JavaScript needs data it does not have (another node's output, a paired item, more input items), it
@@ -11,15 +14,19 @@ records a *need* and stops; :mod:`weft.expressions.session` supplies the data an
 Nothing in the sandbox can reach files, sockets, processes or the environment.
 
 A context starts with the small core bundle (``runtime.js``: the ``$``-variables, the extension methods,
-jmespath). Luxon and the Intl polyfill (``luxon.js``, about 2 MB and 0.2 s to evaluate) are loaded the first
-time the context compiles a source that mentions them (:func:`needs_luxon`), or when JavaScript reaches one of
-their traps anyway, which asks for them as a need of kind ``luxon`` (``js/src/runtime/luxon.js``).
+jmespath). Luxon and the Intl polyfill (``luxon.js``, about 2 MB and 0.2 s to evaluate), the helpers of
+``extras.js`` and the locale data are loaded the first time a source mentions them (:func:`needs_luxon`) or
+JavaScript asks for them (a need of kind ``luxon``, ``bundle`` or ``locale``). A frozen context cannot take
+them in: it is rebuilt with them, frozen again, and keeps them from then on (:attr:`JsRuntime.generation`
+tells its users that compiled functions and the session are gone).
 """
 
 from __future__ import annotations
 
 import re
 import threading
+import time
+import weakref
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -27,7 +34,8 @@ from typing import Any
 import _quickjs
 
 from weft.errors import ConfigurationError
-from weft.expressions.context import ExpressionLimits
+from weft.expressions.context import ExpressionContext, ExpressionLimits
+from weft.expressions.harden import HARDEN
 
 BUNDLE = Path(__file__).with_name("_js") / "runtime.js"
 LUXON_BUNDLE = BUNDLE.with_name("luxon.js")
@@ -96,22 +104,41 @@ def needs_luxon(source: str) -> bool:
 
 
 class JsRuntime:
-    """One QuickJS context with the bundle loaded, the compiled-function cache and the bound session."""
+    """One QuickJS context with the bundles loaded, the compiled-function cache and the bound session.
+
+    ``frozen`` contexts (the expression context of a thread) are hardened before user code runs; the others
+    (one per Code node run) are thrown away after their run instead."""
 
     FUNCTION_CACHE_SIZE = 4096
 
-    def __init__(self, limits: ExpressionLimits) -> None:
+    def __init__(self, limits: ExpressionLimits, *, frozen: bool = True) -> None:
         self.limits = ExpressionLimits(time_s=limits.time_s, memory_bytes=limits.memory_bytes)
+        self.frozen = frozen
+        self.bundles: tuple[str, ...] = ()
+        """The bundles loaded besides the core, in load order (``luxon``, ``extras``, ``locale-de`` …)."""
+        self.generation = 0
+        """Counts the builds of the context: functions compiled and sessions bound before a rebuild are gone."""
+        self._build()
+
+    def _build(self) -> None:
         self.context = _quickjs.Context()
         self.context.eval(bundle_source())
-        self.context.set_memory_limit(limits.memory_bytes)
-        self.context.set_time_limit(limits.time_s)
-        self.context.set_max_stack_size(1024 * 1024)
+        for name in self.bundles:
+            self.context.eval(_read_bundle(BUNDLE.with_name(f"{name}.js")))
         self.api: dict[str, JsObject] = {name: self.context.eval(f"__weft.{name}") for name in _API_FUNCTIONS}
+        if self.frozen:
+            self.context.eval(HARDEN)
+        self.context.set_memory_limit(self.limits.memory_bytes)
+        self.context.set_time_limit(self.limits.time_s)
+        self.context.set_max_stack_size(1024 * 1024)
         self._functions: OrderedDict[str, JsObject] = OrderedDict()
-        self.luxon_loaded = False
         self.session: Any = None
         """The :class:`~weft.expressions.session.Session` whose data is loaded in the context."""
+        self.generation += 1
+
+    @property
+    def luxon_loaded(self) -> bool:
+        return "luxon" in self.bundles
 
     def matches(self, limits: ExpressionLimits) -> bool:
         return self.limits.time_s == limits.time_s and self.limits.memory_bytes == limits.memory_bytes
@@ -129,25 +156,32 @@ class JsRuntime:
         return fn
 
     def load_luxon(self) -> None:
-        """Evaluate the Luxon bundle in this context (once), outside the limits of an evaluation."""
-        if self.luxon_loaded:
-            return
-        self._eval_unlimited(luxon_source())
-        self.luxon_loaded = True
+        """Load the Luxon bundle in this context (once), outside the limits of an evaluation."""
+        self._load("luxon")
 
     def load_locale(self, tag: str) -> None:
-        """Evaluate the Intl data of locale ``tag`` (``js/src/luxon/locales.js`` asks for it once per context)."""
+        """Load the Intl data of locale ``tag`` (``js/src/luxon/locales.js`` asks for it once per context)."""
         if not _LOCALE_TAG.fullmatch(tag):
             raise ConfigurationError(f"The expression runtime asked for a bad locale bundle {tag!r}.")
-        self._eval_unlimited(_read_bundle(BUNDLE.with_name(f"locale-{tag}.js")))
+        self._load(f"locale-{tag}")
 
     def load_bundle(self, name: str) -> None:
-        """Evaluate one of the bundles loaded on first use (``extras``: the hash and transliteration helpers)."""
+        """Load one of the bundles loaded on first use (``extras``: the hash and transliteration helpers)."""
         if name not in _ON_DEMAND_BUNDLES:
             raise ConfigurationError(f"The expression runtime asked for an unknown bundle {name!r}.")
-        self._eval_unlimited(_read_bundle(BUNDLE.with_name(f"{name}.js")))
+        self._load(name)
 
-    def _eval_unlimited(self, source: str) -> None:
+    def _load(self, name: str) -> None:
+        """Trusted code only runs before the freeze: a frozen context is rebuilt with the bundle added."""
+        if name in self.bundles:
+            return
+        if name.startswith("locale-") and not self.luxon_loaded:
+            self.bundles += ("luxon",)
+        source = _read_bundle(BUNDLE.with_name(f"{name}.js"))
+        self.bundles += (name,)
+        if self.frozen:
+            self._build()
+            return
         self.context.set_time_limit(-1)
         self.context.set_memory_limit(-1)
         try:
@@ -161,20 +195,28 @@ class JsRuntime:
         return self.context.parse_json(json_text)
 
     def run_jobs(self) -> None:
-        """Run pending promise jobs (async Code) until none is left."""
+        """Run the promise jobs an evaluation left, within its time limit, as V8 runs its microtasks when the
+        evaluation returns: none outlives its evaluation. An endless async loop ends as a timeout."""
+        if not self.context.execute_pending_job():
+            return
+        deadline = time.monotonic() + self.limits.time_s
         while self.context.execute_pending_job():
-            pass
+            if time.monotonic() > deadline:
+                raise _quickjs.JSException("InternalError: interrupted")
 
 
 class _Pool(threading.local):
     runtime: JsRuntime | None = None
+    code: JsRuntime | None = None
+    code_owner: weakref.ref[ExpressionContext] | None = None
 
 
 _pool = _Pool()
 
 
 def get_runtime(limits: ExpressionLimits) -> JsRuntime:
-    """This thread's runtime, created (a few milliseconds, Luxon comes later) on first use or when the limits change."""
+    """This thread's expression runtime (frozen), created (a few milliseconds, Luxon comes later) on first use or
+    when the limits change."""
     runtime = _pool.runtime
     if runtime is None or not runtime.matches(limits):
         runtime = JsRuntime(limits)
@@ -182,6 +224,19 @@ def get_runtime(limits: ExpressionLimits) -> JsRuntime:
     return runtime
 
 
+def code_runtime(ctx: ExpressionContext) -> JsRuntime:
+    """A fresh runtime for the Code node run ``ctx`` (the items of one run, per item, share it)."""
+    owner = _pool.code_owner
+    runtime = _pool.code
+    if runtime is None or owner is None or owner() is not ctx or not runtime.matches(ctx.limits):
+        runtime = JsRuntime(ctx.limits, frozen=False)
+        _pool.code = runtime
+        _pool.code_owner = weakref.ref(ctx)
+    return runtime
+
+
 def discard_runtime() -> None:
-    """Drop this thread's runtime (after a timeout or out-of-memory); the next call builds a fresh one."""
+    """Drop this thread's runtimes (after a timeout or out-of-memory); the next call builds fresh ones."""
     _pool.runtime = None
+    _pool.code = None
+    _pool.code_owner = None
