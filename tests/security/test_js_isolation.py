@@ -13,6 +13,8 @@ import asyncio
 import itertools
 from typing import Any
 
+import pytest
+
 from weft.engine import run_workflow
 from weft.engine.options import EngineOptions
 from weft.expressions import ExpressionLimits
@@ -20,14 +22,15 @@ from weft.expressions import ExpressionLimits
 #: Both workflows share the limits, so the sandbox would be shared too (new limits rebuild it).
 OPTIONS = EngineOptions(expression_limits=ExpressionLimits(time_s=1.0))
 
-POLLUTE_CODE = """
-String.prototype.toUpperCase = function () { return 'PWNED'; };
-Array.prototype.includes = function () { return true; };
-globalThis.codeLeak = 'from the attacker';
-leakedSloppy = 'from the attacker';
-Object.defineProperty(Math, 'max', { value: () => -1 });
-Object.defineProperty(Date, 'now', { value: () => 0 });
-const json = Object.getOwnPropertyDescriptor(globalThis, '$json');
+#: Each statement pollutes what it can; all of them run in one Code node, and each alone in its own test.
+POLLUTE_STATEMENTS = [
+    "String.prototype.toUpperCase = function () { return 'PWNED'; };",
+    "Array.prototype.includes = function () { return true; };",
+    "globalThis.codeLeak = 'from the attacker';",
+    "leakedSloppy = 'from the attacker';",
+    "Object.defineProperty(Math, 'max', { value: () => -1 });",
+    "Object.defineProperty(Date, 'now', { value: () => 0 });",
+    """const json = Object.getOwnPropertyDescriptor(globalThis, '$json');
 Object.defineProperty(globalThis, '$json', {
   get() {
     const value = json.get.call(this);
@@ -35,11 +38,12 @@ Object.defineProperty(globalThis, '$json', {
     return value;
   },
   configurable: true,
-});
-setTimeout(() => { String.prototype.trim = function () { return 'PWNED'; }; }, 5);
-Promise.resolve().then(() => { Number.prototype.toFixed = function () { return 'PWNED'; }; });
-return [{ json: { done: true } }];
-"""
+});""",
+    "setTimeout(() => { String.prototype.trim = function () { return 'PWNED'; }; }, 5);",
+    "Promise.resolve().then(() => { Number.prototype.toFixed = function () { return 'PWNED'; }; });",
+]
+RETURN = "\nreturn [{ json: { done: true } }];"
+POLLUTE_CODE = "\n".join(POLLUTE_STATEMENTS) + RETURN
 
 #: Each value gets past n8n's static checks (no literal ``prototype``/``defineProperty``) and pollutes if it can.
 POLLUTE_EXPRESSIONS = [
@@ -48,7 +52,10 @@ POLLUTE_EXPRESSIONS = [
     "={{ (Object['define' + 'Property'](globalThis, '$input', {value: 'PWNED', configurable: true}), 'ok') }}",
     "={{ (Object['define' + 'Property'](Object, 'keys', {value: () => ['PWNED']}), 'ok') }}",
     "={{ (Object['define' + 'Property'](JSON, 'stringify', {value: () => '\"PWNED\"'}), 'ok') }}",
-    "={{ (Promise.resolve().then(() => { globalThis.jobLeak = 1; }), 'ok') }}",
+    "={{ (() => { const zone = DateTime.now().setZone('Europe/Paris').zone;"
+    " Object['getPrototype' + 'Of'](zone).offset = () => 600; return 'ok'; })() }}",
+    "={{ (__weft.installLuxon({ DateTime: { fromMillis: () => 'PWNED' }, Settings: {} }), 'ok') }}",
+    "={{ (async () => { await null; globalThis.jobLeak = 1; })() && 'ok' }}",
     "={{ (function () { (async () => { for (;;) await null; })(); return 'ok'; })() }}",
 ]
 
@@ -90,6 +97,8 @@ CHECK_EXPRESSIONS = {
     "max": ("={{ Math.max(1, 2) }}", 2),
     "json": ("={{ JSON.stringify($json) }}", '{"name":"victim","secret":"v-1"}'),
     "input": ("={{ $input.first().json.secret }}", "v-1"),
+    "paris": ("={{ DateTime.fromISO('2024-01-02T12:00:00Z').setZone('Europe/Paris').toFormat('HH:mm') }}", "13:00"),
+    "now": ("={{ typeof $now.toMillis() }}", "number"),
     "keys": ("={{ Object.keys($json).join(',') }}", "name,secret"),
     "globals": (
         "={{ [typeof codeLeak, typeof leakedSloppy, typeof exprLeak, typeof jobLeak, typeof stolen].join(',') }}",
@@ -132,9 +141,9 @@ def _workflow(name: str, *nodes: dict[str, Any]) -> dict[str, Any]:
     return {"name": name, "nodes": chain, "connections": connections, "settings": {"executionOrder": "v1"}}
 
 
-def _pollute_nodes() -> list[dict[str, Any]]:
-    expressions = {f"p{i}": value for i, value in enumerate(POLLUTE_EXPRESSIONS)}
-    nodes = [_code("Pollute in Code", POLLUTE_CODE), _set("Pollute in expressions", expressions)]
+def _pollute_nodes(code: str = POLLUTE_CODE, expressions: list[str] = POLLUTE_EXPRESSIONS) -> list[dict[str, Any]]:
+    values = {f"p{i}": value for i, value in enumerate(expressions)}
+    nodes = [_code("Pollute in Code", code), _set("Pollute in expressions", values)]
     for node in nodes:  # a trick may fail its own node (the endless async loop times out): nothing else
         node["onError"] = "continueRegularOutput"
     return nodes
@@ -181,4 +190,15 @@ def test_state_does_not_pass_between_nodes_of_one_execution() -> None:
 
 def test_state_does_not_pass_between_executions_one_after_the_other() -> None:
     asyncio.run(_run(_workflow("first", *_pollute_nodes())))
+    _assert_victim_exact(asyncio.run(_run(_workflow("second", *_victim_nodes()))))
+
+
+@pytest.mark.parametrize(
+    ("code", "expressions"),
+    [(statement + RETURN, []) for statement in POLLUTE_STATEMENTS] + [(RETURN, [e]) for e in POLLUTE_EXPRESSIONS],
+    ids=[f"code-{i}" for i in range(len(POLLUTE_STATEMENTS))]
+    + [f"expression-{i}" for i in range(len(POLLUTE_EXPRESSIONS))],
+)
+def test_no_trick_alone_leaves_anything_behind(code: str, expressions: list[str]) -> None:
+    asyncio.run(_run(_workflow("first", *_pollute_nodes(code, expressions))))
     _assert_victim_exact(asyncio.run(_run(_workflow("second", *_victim_nodes()))))

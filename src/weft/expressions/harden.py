@@ -5,7 +5,9 @@ start-up each time). So that no state passes between executions, workflows or no
 once its trusted bundles are loaded and before any expression runs: every object reachable from ``globalThis``
 (the built-ins and their prototypes, the ``$``-getters, Luxon, the polyfills) and the intrinsics that have no
 global name (the generator, async and iterator prototypes, ``%TypedArray%``) become frozen, and ``globalThis``
-itself takes no new property. What an expression builds lives in its own objects and dies with them.
+itself takes no new property. What an expression builds lives in its own objects and dies with them. Of
+``__weft`` only the entry points compiled expressions call stay in reach; the loaders and the session setters
+are called by Python through the handles it took before the freeze.
 
 A frozen prototype would stop ``err.name = 'X'`` or ``obj.toString = f`` on an *instance* ("the override
 mistake"), so, as SES does, the few names code commonly overrides become accessors whose setter defines an own
@@ -17,6 +19,11 @@ from __future__ import annotations
 HARDEN = r"""
 (function () {
   'use strict';
+  // Expressions keep only the entry points their compiled code and the bundles call; the loaders
+  // (installLuxon …) and the session setters stay with Python, which holds them already.
+  const api = globalThis.__weft;
+  const entry = { wrap: api.wrap, str: api.str, seg: api.seg, needLocale: api.needLocale };
+  Object.defineProperty(globalThis, '__weft', { value: entry, writable: false, enumerable: false, configurable: false });
   const getProto = Object.getPrototypeOf;
   const hidden = [
     getProto(function* () {}), getProto(async function () {}), getProto(async function* () {}),
@@ -25,6 +32,42 @@ HARDEN = r"""
     getProto(new Map()[Symbol.iterator]()), getProto(new Set()[Symbol.iterator]()),
     getProto(/a/[Symbol.matchAll]('')), getProto(Int8Array),
   ];
+  // The Intl polyfills' loaders (__addLocaleData, __setDefaultTimeZone …) would change what every later
+  // evaluation formats; their data is loaded before the freeze.
+  // (Before Luxon is loaded, the globals it brings are traps that ask for it: leave them alone.)
+  const loaded = (name) => 'value' in (Object.getOwnPropertyDescriptor(globalThis, name) || {});
+  for (const name of Object.getOwnPropertyNames(loaded('Intl') ? Intl : {})) {
+    const ctor = Intl[name];
+    if (typeof ctor !== 'function') continue;
+    for (const key of Object.getOwnPropertyNames(ctor)) {
+      if (key.startsWith('__') && typeof ctor[key] === 'function') delete ctor[key];
+    }
+  }
+  // Luxon's inner classes (zones, Locale, formatters, Invalid) have no global name: reach their prototypes
+  // through sample values. The samples themselves stay mutable, as Luxon caches lazily on its instances.
+  if (loaded('DateTime') && loaded('Duration') && loaded('Interval')) try {
+    const at = DateTime.fromISO('2024-01-02T03:04:05', { zone: 'America/New_York' });
+    at.toFormat('cccc d LLLL yyyy HH:mm ZZZZ');
+    at.toLocaleString(DateTime.DATETIME_FULL);
+    at.toRelative({ base: at.plus({ days: 1 }) });
+    const samples = [
+      at, DateTime.utc(), DateTime.local(), DateTime.fromISO('2024-01-02T03:04:05+02:00', { setZone: true }),
+      DateTime.invalid('x'), Duration.fromObject({ hours: 1 }), Duration.invalid('x'),
+      Interval.fromDateTimes(at, at.plus({ days: 1 })), Interval.invalid('x'),
+    ];
+    const visited = new Set();
+    const reach = (value, depth) => {
+      if ((typeof value !== 'object' && typeof value !== 'function') || value === null || visited.has(value)) return;
+      visited.add(value);
+      hidden.push(getProto(value));
+      if (depth > 4) return;
+      for (const key of Reflect.ownKeys(value)) {
+        const d = Reflect.getOwnPropertyDescriptor(value, key);
+        if (d !== undefined && 'value' in d) reach(d.value, depth + 1);
+      }
+    };
+    for (const sample of samples) reach(sample, 0);
+  } catch (e) {}
   const overridable = ['constructor', 'name', 'message', 'stack', 'toString', 'valueOf', 'toLocaleString', 'toJSON'];
   const seen = new Set();
   const prototypes = new Set(hidden);
