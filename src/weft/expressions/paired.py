@@ -87,10 +87,10 @@ def _walk(
     output = _output(task, source)
     index = paired["item"]
     if source["previousNode"] == destination:
-        if index >= len(output):
+        if index >= len(output):  # n8n's wording when the pairing points past the destination's items (c066)
             raise DataError(
-                "Can’t get data for expression",
-                f"Expression info invalid: node '{destination}' has no item {index} (its paired item data is wrong)",
+                missing_paired_item(destination, method).message,
+                f"Node '{destination}' has no item {index}: the paired item data of a node after it is wrong.",
             )
         return output[index]
     if index >= len(output):
