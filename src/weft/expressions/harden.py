@@ -23,7 +23,7 @@ HARDEN = r"""
   // (installLuxon …) and the session setters stay with Python, which holds them already.
   const api = globalThis.__weft;
   const entry = { wrap: api.wrap, str: api.str, seg: api.seg, needLocale: api.needLocale };
-  Object.defineProperty(globalThis, '__weft', { value: entry, writable: false, enumerable: false, configurable: false });
+  Object.defineProperty(globalThis, '__weft', { value: entry, writable: false, configurable: false });
   const getProto = Object.getPrototypeOf;
   const hidden = [
     getProto(function* () {}), getProto(async function () {}), getProto(async function* () {}),

@@ -58,10 +58,11 @@ _API_FUNCTIONS = (
     "codeFinish",
 )
 
-#: Names that mean a source uses Luxon or Intl: the globals, ``$now``/``$today``, the ``toLocale*`` methods the
-#: Intl polyfill replaces and the extension methods built on Luxon. A false positive only loads Luxon early.
+#: Names that mean a source uses Luxon or Intl: the globals (as words: the Code node's ``setInterval`` is not
+#: one), ``$now``/``$today``, the ``toLocale*`` methods the Intl polyfill replaces and the extension methods built
+#: on Luxon. A false positive only loads Luxon early (for a Code node: on every run, in its fresh context).
 _LUXON_WORDS = re.compile(
-    r"DateTime|Duration|Interval|Intl|\$now|\$today|toLocale|format|beginningOf|endOfMonth|extract|isBetween"
+    r"\b(?:DateTime|Duration|Interval|Intl)\b|\$now|\$today|toLocale|format|beginningOf|endOfMonth|extract|isBetween"
     r"|isInLast|isWeekend|isDst|diffTo|plus|minus"
 )
 
