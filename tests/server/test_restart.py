@@ -3,6 +3,7 @@ again, resume through the signed URL, success in the database. Also: crash recov
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -26,8 +27,9 @@ class WeftProcess:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        # its own process group, so that stopping it stops its worker processes too (none is left behind)
         self.process = subprocess.Popen([sys.executable, "-m", "weft", "start"], env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         wait_for(self._ready, timeout=30)
 
     def _ready(self) -> bool:
@@ -42,8 +44,11 @@ class WeftProcess:
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(sig)
+            os.killpg(self.process.pid, sig)
             self.process.wait(TIMEOUT)
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)  # workers still alive after the supervisor ended
         if self.process is not None and self.process.stderr:
             self.process.stderr.close()
         self.process = None
