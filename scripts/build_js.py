@@ -96,6 +96,6 @@ def _built_digest(path: Path) -> str | None:
 
 
 if __name__ == "__main__":
-    path = build(force="--force" in sys.argv[1:])
-    for out in ENTRIES:
-        print(f"build_js: {out.relative_to(ROOT)} is up to date ({out.stat().st_size // 1024} KiB)")
+    build(force="--force" in sys.argv[1:])
+    total = sum(out.stat().st_size for out in ENTRIES) // 1024
+    print(f"build_js: {len(ENTRIES)} bundles in {OUT_DIR.relative_to(ROOT)} are up to date ({total} KiB)")
