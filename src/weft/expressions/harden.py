@@ -43,6 +43,23 @@ HARDEN = r"""
       if (key.startsWith('__') && typeof ctor[key] === 'function') delete ctor[key];
     }
   }
+  // The polyfill's time zone tables (some 90,000 arrays) would take most of the freeze: each zone's table is
+  // frozen the first time it is read instead.
+  const tables = loaded('Intl') ? Intl.DateTimeFormat.tzData : undefined;
+  if (tables && typeof tables === 'object') {
+    const lazy = {};
+    const deepFreeze = (v) => {
+      if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return v;
+      Object.freeze(v);
+      for (const k of Object.keys(v)) deepFreeze(v[k]);
+      return v;
+    };
+    for (const zone of Object.keys(tables)) {
+      const table = tables[zone];
+      Object.defineProperty(lazy, zone, { get: () => deepFreeze(table), enumerable: true, configurable: false });
+    }
+    Intl.DateTimeFormat.tzData = lazy;
+  }
   // Luxon's inner classes (zones, Locale, formatters, Invalid) have no global name: reach their prototypes
   // through sample values. The samples themselves stay mutable, as Luxon caches lazily on its instances.
   if (loaded('DateTime') && loaded('Duration') && loaded('Interval')) try {
@@ -76,6 +93,15 @@ HARDEN = r"""
     const o = todo.pop();
     if ((typeof o !== 'object' && typeof o !== 'function') || o === null || seen.has(o)) continue;
     seen.add(o);
+    if (Array.isArray(o) && getProto(o) === Array.prototype) {
+      // Data (the time zone tables are some 90,000 arrays): elements only, no descriptor per index.
+      for (let k = 0; k < o.length; k++) {
+        const v = o[k];
+        if (typeof v === 'object' && v !== null) todo.push(v);
+      }
+      const named = Object.keys(o);
+      if (named.length === o.length) continue;
+    }
     try {
       for (const key of Reflect.ownKeys(o)) {
         const d = Reflect.getOwnPropertyDescriptor(o, key);
