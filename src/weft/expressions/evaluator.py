@@ -84,7 +84,6 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
         session.ensure_item(item_index)
         try:
             raw = fn(item_index)
-            runtime.run_jobs()
         except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
             raise crash_error(exc, ctx, error) from None
         kind = type(raw)
@@ -168,9 +167,7 @@ def run_with_data(
 def guarded_call(runtime: JsRuntime, ctx: ExpressionContext, call: Callable[[], Any], error: ErrorFactory) -> Any:
     """Call into the sandbox, turning timeouts and crashes into expression errors (and dropping the runtime)."""
     try:
-        raw = call()
-        runtime.run_jobs()  # no promise job outlives its evaluation
-        return raw
+        return call()
     except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
         raise crash_error(exc, ctx, error) from None
 

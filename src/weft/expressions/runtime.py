@@ -5,8 +5,10 @@ thread has one *expression* context, reused by every expression of every executi
 (:mod:`weft.expressions.harden`) before any expression runs in it: no expression can leave a global, a
 prototype or a wrapped ``$json`` behind, and each evaluation runs its promise jobs before it returns (or times
 out), so none is left pending either. A Code node run gets a *fresh* context of its own (:func:`code_runtime`),
-as n8n's task runner gives each run a new VM context: its globals, timers and jobs die with it. After a timeout,
-an out-of-memory error or a stack overflow the contexts are dropped and the next call builds new ones.
+as n8n's task runner gives each run a new VM context: its globals, timers and jobs die with it. The promise
+jobs an expression leaves run when its session (its node run) ends, before the next one's data is loaded
+(:meth:`JsRuntime.end_session`). After a timeout, an out-of-memory error or a stack overflow the contexts
+are dropped and the next call builds new ones.
 
 QuickJS refuses to call into Python while a time limit is set, so the sandbox has no host callbacks at all:
 when JavaScript needs data it does not have (another node's output, a paired item, more input items), it
@@ -196,14 +198,23 @@ class JsRuntime:
         return self.context.parse_json(json_text)
 
     def run_jobs(self) -> None:
-        """Run the promise jobs an evaluation left, within its time limit, as V8 runs its microtasks when the
-        evaluation returns: none outlives its evaluation. An endless async loop ends as a timeout."""
+        """Run pending promise jobs until none is left, within the time limit (else ``interrupted``)."""
         if not self.context.execute_pending_job():
             return
         deadline = time.monotonic() + self.limits.time_s
         while self.context.execute_pending_job():
             if time.monotonic() > deadline:
                 raise _quickjs.JSException("InternalError: interrupted")
+
+    def end_session(self) -> None:
+        """Close the bound session before another begins: the promise jobs its evaluations left run now, with
+        its own data still loaded, so none ever sees the next session's. If they do not end within the time
+        limit (an endless async loop) or fail the context, the context is rebuilt and the jobs are gone."""
+        try:
+            self.run_jobs()
+        except (_quickjs.JSException, _quickjs.StackOverflow):
+            self._build()
+        self.session = None
 
 
 class _Pool(threading.local):

@@ -47,6 +47,8 @@ class Session:
         self.fingerprint = _fingerprint(ctx)
         self.loaded_chunks: set[int] = set()
         self.param_depth = 0
+        if runtime.session is not None:
+            runtime.end_session()
         runtime.api["begin"](runtime.to_js(_dumps_lenient(base_state(ctx))))
         runtime.session = self
 
