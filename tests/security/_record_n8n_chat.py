@@ -92,7 +92,8 @@ def write_import(folder: Path) -> None:
     (folder / "creds.json").write_text(json.dumps(creds, indent=2))
 
 
-def answer(response: httpx.Response) -> dict[str, Any]:
+def answer(response: httpx.Response, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Status, body (or that it is the page) and the headers compared; ``skip`` leaves some headers out."""
     entry: dict[str, Any] = {"status": response.status_code}
     if response.headers.get("content-type", "").startswith("text/html") and "<html" in response.text:
         entry["page"] = True
@@ -101,7 +102,7 @@ def answer(response: httpx.Response) -> dict[str, Any]:
             entry["body"] = response.json()
         except ValueError:
             entry["body"] = response.text
-    headers = {name: response.headers[name] for name in KEEP if name in response.headers}
+    headers = {name: response.headers[name] for name in KEEP if name in response.headers and name not in skip}
     if headers:
         entry["headers"] = headers
     return entry

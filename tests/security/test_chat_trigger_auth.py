@@ -21,7 +21,7 @@ import pytest
 
 from weft.db.orm import utcnow
 
-from ._record_n8n_chat import ALLOWED, AUTH_CASES, BASIC, CHATS, FOREIGN, KEEP, MESSAGE, SECOND, chat_workflow
+from ._record_n8n_chat import ALLOWED, AUTH_CASES, BASIC, CHATS, FOREIGN, MESSAGE, SECOND, answer, chat_workflow
 from .conftest import HERE, Server
 
 VERSIONS = (1, 1.1, 1.2, 1.3, 1.4, 1.5)
@@ -58,18 +58,7 @@ def chats(server: Server) -> Chats:
 
 
 def _answer(response: httpx.Response) -> dict[str, Any]:
-    entry: dict[str, Any] = {"status": response.status_code}
-    if response.headers.get("content-type", "").startswith("text/html") and "<html" in response.text:
-        entry["page"] = True
-    else:
-        try:
-            entry["body"] = response.json()
-        except ValueError:
-            entry["body"] = response.text
-    headers = {name: response.headers[name] for name in KEEP if name in response.headers and name != "vary"}
-    if headers:
-        entry["headers"] = headers
-    return entry
+    return answer(response, skip=("vary",))
 
 
 def _call(server: Server, webhook_id: str, method: str, headers: dict[str, str]) -> dict[str, Any]:

@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from weft.cli._store import open_instance
+
 
 def register(commands: Any) -> None:
     imp = commands.add_parser("import:workflow", help="import n8n workflow JSON into the database")
@@ -28,16 +30,13 @@ def register(commands: Any) -> None:
 def import_workflow_command(args: argparse.Namespace) -> int:
     from weft.errors import WeftError
     from weft.services.activation import activate_workflow
-    from weft.services.import_export import import_workflow_file, open_store
+    from weft.services.import_export import import_workflow_file
     from weft.services.runner import WorkflowRunner
-    from weft.settings import Settings
 
-    try:
-        settings = Settings.from_env()
-        store = open_store(settings)
-    except WeftError as exc:
-        print(f"weft: {exc}", file=sys.stderr)
+    opened = open_instance()
+    if opened is None:
         return 2
+    settings, store = opened
     try:
         imported = import_workflow_file(store.workflows, args.input)
         if args.activate:
@@ -59,14 +58,12 @@ def import_workflow_command(args: argparse.Namespace) -> int:
 
 def export_workflow_command(args: argparse.Namespace) -> int:
     from weft.errors import WeftError
-    from weft.services.import_export import export_workflow, open_store
-    from weft.settings import Settings
+    from weft.services.import_export import export_workflow
 
-    try:
-        store = open_store(Settings.from_env())
-    except WeftError as exc:
-        print(f"weft: {exc}", file=sys.stderr)
+    opened = open_instance()
+    if opened is None:
         return 2
+    _, store = opened
     try:
         exported = export_workflow(store.workflows, args.id, args.output)
     except WeftError as exc:
@@ -84,14 +81,12 @@ def export_workflow_command(args: argparse.Namespace) -> int:
 
 def import_credentials_command(args: argparse.Namespace) -> int:
     from weft.errors import WeftError
-    from weft.services.import_export import import_credentials_file, open_store
-    from weft.settings import Settings
+    from weft.services.import_export import import_credentials_file
 
-    try:
-        store = open_store(Settings.from_env())
-    except WeftError as exc:
-        print(f"weft: {exc}", file=sys.stderr)
+    opened = open_instance()
+    if opened is None:
         return 2
+    _, store = opened
     try:
         imported = import_credentials_file(store.credentials, args.input)
     except WeftError as exc:

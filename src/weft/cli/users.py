@@ -10,6 +10,8 @@ import argparse
 import sys
 from typing import Any
 
+from weft.cli._store import open_instance
+
 
 def register(commands: Any) -> None:
     cmd = commands.add_parser("user-management:reset", help="reset the owner account, sessions and API keys",
@@ -18,16 +20,10 @@ def register(commands: Any) -> None:
 
 
 def reset_command(args: argparse.Namespace) -> int:
-    from weft.errors import WeftError
-    from weft.services.import_export import open_store
-    from weft.settings import Settings
-
-    try:
-        settings = Settings.from_env()
-        store = open_store(settings)
-    except WeftError as exc:
-        print(f"weft: {exc}", file=sys.stderr)
+    opened = open_instance()
+    if opened is None:
         return 2
+    settings, store = opened
     try:
         store.users.reset()
     finally:

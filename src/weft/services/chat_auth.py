@@ -25,10 +25,6 @@ lists it, else the first one listed. n8n refuses no origin (the browser does); `
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hmac
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,12 +32,11 @@ from starlette.requests import cookie_parser
 
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.services.auth import COOKIE_NAME, AuthService
-from weft.services.webhook_auth import CHALLENGE, NO_DATA, REQUIRED, WRONG
+from weft.services.webhook_auth import CHALLENGE, NO_DATA, REQUIRED, WRONG, basic_credentials, same_secret
 
 NOT_AUTHENTICATED = "User not authenticated!"
 ALLOWED_METHODS = "OPTIONS, GET, POST"
 #: The ``basic-auth`` package's pattern for the ``Authorization`` header.
-_BASIC = re.compile(r"^ *[Bb][Aa][Ss][Ii][Cc] +([A-Za-z0-9._~+/-]+=*) *$")
 
 
 def refusal(status: int, message: str) -> WebhookResponse:
@@ -57,8 +52,8 @@ def check_basic(expected: Mapping[str, Any] | None, headers: Mapping[str, str]) 
     if provided is None:
         return refusal(401, REQUIRED)
     # both compared whatever the first gives: a wrong user takes as long as a wrong password
-    user_ok = _same(provided[0], user)
-    if not (_same(provided[1], password) and user_ok):
+    user_ok = same_secret(provided[0], user)
+    if not (same_secret(provided[1], password) and user_ok):
         return refusal(403, WRONG)
     return None
 
@@ -71,22 +66,6 @@ def check_user(auth: AuthService, headers: Mapping[str, str], *, page: bool) -> 
     if not token or auth.session_user(token) is None:
         return refusal(500, NOT_AUTHENTICATED)
     return None
-
-
-def basic_credentials(header: str) -> tuple[str, str] | None:
-    match = _BASIC.match(header)
-    if match is None:
-        return None
-    try:
-        decoded = base64.b64decode(match.group(1)).decode("utf-8", "replace")
-    except (binascii.Error, ValueError):
-        return None
-    user, colon, password = decoded.partition(":")
-    return (user, password) if colon else None
-
-
-def _same(given: str, expected: str) -> bool:
-    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode("utf-8", "surrogateescape"))
 
 
 def cors_headers(allowed_origins: str, headers: Mapping[str, str], method: str) -> dict[str, str]:
@@ -110,5 +89,4 @@ def cors_headers(allowed_origins: str, headers: Mapping[str, str], method: str) 
     return out
 
 
-__all__ = ["ALLOWED_METHODS", "NOT_AUTHENTICATED", "basic_credentials", "check_basic", "check_user", "cors_headers",
-           "refusal"]
+__all__ = ["ALLOWED_METHODS", "NOT_AUTHENTICATED", "check_basic", "check_user", "cors_headers", "refusal"]

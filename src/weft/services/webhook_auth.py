@@ -100,13 +100,13 @@ def check_webhook_auth(
         token = str((expected or {}).get("token") or "")
         if not token:
             raise WebhookAuthorizationError(status=500, message=NO_DATA)
-        if not _same(headers.get("authorization", ""), f"Bearer {token}"):
+        if not same_secret(headers.get("authorization", ""), f"Bearer {token}"):
             raise WebhookAuthorizationError(status=403, message=WRONG)
     elif method == "headerAuth":
         name, value = str((expected or {}).get("name") or ""), str((expected or {}).get("value") or "")
         if not name or not value:
             raise WebhookAuthorizationError(status=500, message=NO_DATA)
-        if name.lower() not in headers or not _same(headers[name.lower()], value):
+        if name.lower() not in headers or not same_secret(headers[name.lower()], value):
             raise WebhookAuthorizationError(status=403, message=WRONG)
     else:
         return _jwt(expected, headers)
@@ -125,17 +125,17 @@ def _basic(node: NodeModel, expected: dict[str, Any] | None, headers: Mapping[st
     user, password = str((expected or {}).get("user") or ""), str((expected or {}).get("password") or "")
     if not user or not password:
         raise WebhookAuthorizationError(status=500, message=NO_DATA)
-    provided = _basic_header(headers.get("authorization", ""))
+    provided = basic_credentials(headers.get("authorization", ""))
     if provided is None:
         token = headers.get("x-auth-token")
         if not token:
             raise WebhookAuthorizationError(status=401, message=REQUIRED)
-        if not _same(token, basic_auth_token(node, user, password)):
+        if not same_secret(token, basic_auth_token(node, user, password)):
             raise WebhookAuthorizationError(status=403, message=WRONG)
         return
     # both compared, whatever the first gives: no timing difference between a wrong user and a wrong password
-    user_ok = _same(provided[0], user)
-    if not (_same(provided[1], password) and user_ok):
+    user_ok = same_secret(provided[0], user)
+    if not (same_secret(provided[1], password) and user_ok):
         raise WebhookAuthorizationError(status=403, message=WRONG)
 
 
@@ -145,7 +145,8 @@ def basic_auth_token(node: NodeModel, user: str, password: str) -> str:
     return hmac.new(f"{user}:{password}".encode(), message, hashlib.sha256).hexdigest()
 
 
-def _basic_header(value: str) -> tuple[str, str] | None:
+def basic_credentials(value: str) -> tuple[str, str] | None:
+    """``(user, password)`` of an ``Authorization: Basic …`` header, or ``None``."""
     match = _BASIC.match(value)
     if match is None:
         return None
@@ -157,7 +158,8 @@ def _basic_header(value: str) -> tuple[str, str] | None:
     return (user, password) if colon else None
 
 
-def _same(given: str, expected: str) -> bool:
+def same_secret(given: str, expected: str) -> bool:
+    """Constant-time comparison of a secret a request gave with the expected one."""
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), expected.encode("utf-8", "surrogateescape"))
 
 
@@ -219,8 +221,11 @@ def format_public_key(key: str) -> str:
 __all__ = [
     "AUTH_PARAMETER",
     "WAIT_AUTH_PARAMETER",
-    "WebhookAuthorizationError", "basic_auth_token",
+    "WebhookAuthorizationError",
+    "basic_auth_token",
+    "basic_credentials",
     "check_webhook_auth",
     "needs_auth",
+    "same_secret",
     "verify_jwt",
 ]
