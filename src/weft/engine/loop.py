@@ -170,10 +170,14 @@ class Execution:
     async def _run_loop(self, resumed: bool) -> Run:
         await self.hooks.run("workflowExecuteResume" if resumed else "workflowExecuteBefore", self.workflow, self.data)
         try:
+            runs = 0
             while self.stack and self.cancel_reason is None:
                 entry = self.stack.pop(0)
                 if await self._step(entry) is Step.STOP:
                     break
+                runs += 1
+                self._check_run_cap(runs)
+                await self._yield()
                 if not self.stack and self.data["executionData"]["waitingExecution"]:
                     scheduling.release_waiting_node(
                         self.workflow, self.data["executionData"], self._required_inputs, self._declared_inputs
@@ -183,6 +187,24 @@ class Execution:
         run = build_run(self)
         await self.hooks.run("workflowExecuteAfter", run, None)
         return run
+
+    async def _yield(self) -> None:
+        """Let the event loop run other work between two node runs: a node that never awaits (Set, If …) must
+        not starve timeouts, stops and the server's other requests. A stop that lands here ends the loop."""
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            if self.cancel_reason is None:
+                raise
+
+    def _check_run_cap(self, runs: int) -> None:
+        cap = self.options.max_node_runs
+        if cap is not None and runs >= cap and self.stack:
+            raise WorkflowOperationError(
+                f"The execution was stopped after {cap} node runs",
+                description="A loop in the workflow probably never ends (check the condition that should end it). "
+                "Raise the cap with WEFT_MAX_NODE_RUNS if the workflow really needs more runs.",
+            )
 
     async def _step(self, entry: ExecuteData) -> Step:
         """Run one stack entry: prepare, execute (with retries), record, route."""

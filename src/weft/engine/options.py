@@ -22,5 +22,8 @@ class EngineOptions:
     """Base of ``$execution.resumeUrl`` (``http://127.0.0.1:5678/webhook-waiting``); the server signs it."""
     sign_resume_url: Any = None
     """``(execution_id) -> signature``: adds ``?signature=`` to the resume URL."""
+    max_node_runs: int | None = 100_000
+    """Node runs one execution may make before it ends in error (``WEFT_MAX_NODE_RUNS``; ``None`` for no cap): a
+    loop that never ends stops with a clear error instead of filling memory with run data. n8n has no such cap."""
     streaming: bool = False
     """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""

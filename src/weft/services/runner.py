@@ -80,6 +80,7 @@ class WorkflowRunner:
         )
         self.options = EngineOptions(
             allow_env=not settings.block_env_access_in_node,
+            max_node_runs=settings.max_node_runs,
             resume_url_base=settings.public_url.rstrip("/") + "/webhook-waiting",
             sign_resume_url=self.signer.sign,
         )
