@@ -8,6 +8,7 @@ Python code is refused with a clear error.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any, ClassVar
 
@@ -43,10 +44,13 @@ class Code(NodeType):
             )
         mode = ctx.get_node_parameter("mode", 0, "runOnceForAllItems")
         code = str(ctx.get_node_parameter("jsCode", 0, raw=True))
+        # user code runs in a worker thread, never on the event loop: a `while (true) {}` holds only its thread
+        # (until the time limit ends it) while the server answers other requests
         if mode == "runOnceForEachItem":
-            return [self._each_item(ctx, code)]
+            return [await asyncio.to_thread(self._each_item, ctx, code)]
+        expression_ctx = ctx.expression_context()
         try:
-            result = run_code(code, ctx.expression_context(), _static_data(ctx))
+            result = await asyncio.to_thread(run_code, code, expression_ctx, _static_data(ctx))
         except NodeError as exc:
             if not ctx.continue_on_fail():
                 raise

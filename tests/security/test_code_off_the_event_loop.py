@@ -1,0 +1,66 @@
+"""User code never runs on the event loop: while four Code nodes spin in ``while (true) {}``, the server still
+answers a webhook, and the loops end at their time limit. (How fast it answers is measured by the bench
+``bench/bench_code_isolation.py``; this test only asserts that it answers before the loops end.)"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .conftest import TIMEOUT, Server
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _spinning_workflow(path: str) -> dict[str, Any]:
+    return {
+        "id": uuid.uuid4().hex[:16], "name": f"spin {path}", "settings": {"executionOrder": "v1"},
+        "nodes": [
+            {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
+             "webhookId": str(uuid.uuid4()), "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
+            {"name": "Spin", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0],
+             "parameters": {"jsCode": "while (true) {}"}},
+        ],
+        "connections": {"Webhook": {"main": [[{"node": "Spin", "type": "main", "index": 0}]]}},
+    }
+
+
+def _webhook_example(path: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((EXAMPLES / "webhook_set_respond.json").read_text())
+    data["id"] = uuid.uuid4().hex[:16]
+    for node in data["nodes"]:
+        if node["type"] == "n8n-nodes-base.webhook":
+            node["parameters"]["path"] = path
+            node["webhookId"] = str(uuid.uuid4())
+    return data
+
+
+def test_a_webhook_answers_while_four_code_nodes_spin(server: Server) -> None:
+    spin, quick = f"spin-{uuid.uuid4().hex[:8]}", f"quick-{uuid.uuid4().hex[:8]}"
+    server.import_workflow(_spinning_workflow(spin))
+    server.import_workflow(_webhook_example(quick))
+    ended: list[float] = []
+
+    def call_spin() -> None:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            client.post(f"/webhook/{spin}", json={})  # answers once its Code node has hit the time limit
+        ended.append(time.monotonic())
+
+    spinners = [threading.Thread(target=call_spin, daemon=True) for _ in range(4)]
+    for thread in spinners:
+        thread.start()
+    time.sleep(0.5)  # the four Code nodes are spinning now
+    with httpx.Client(base_url=server.url, timeout=TIMEOUT) as client:
+        answer = client.post(f"/webhook/{quick}", json={"a": 2, "b": 3, "name": "bench", "tags": ["x", "y", "z"]})
+    answered = time.monotonic()
+    assert answer.status_code == 200
+    assert answer.json() == {"total": 5, "greeting": "Hello BENCH", "tagCount": 3}
+    for thread in spinners:
+        thread.join(60)
+    assert len(ended) == 4 and answered < min(ended)
