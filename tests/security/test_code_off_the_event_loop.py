@@ -23,7 +23,8 @@ def _spinning_workflow(path: str) -> dict[str, Any]:
         "id": uuid.uuid4().hex[:16], "name": f"spin {path}", "settings": {"executionOrder": "v1"},
         "nodes": [
             {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
-             "webhookId": str(uuid.uuid4()), "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
+             "webhookId": str(uuid.uuid4()),
+             "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
             {"name": "Spin", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0],
              "parameters": {"jsCode": "while (true) {}"}},
         ],
