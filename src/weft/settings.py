@@ -53,6 +53,9 @@ class Settings:
     execution_timeout: float | None = None
     """``WEFT_EXECUTION_TIMEOUT``: seconds after which any execution is cancelled; unset or ``-1`` for none.
     A workflow's ``settings.executionTimeout`` takes precedence."""
+    graceful_shutdown_timeout: float = 10
+    """``WEFT_GRACEFUL_SHUTDOWN_TIMEOUT``: seconds a stopping server lets running executions finish before it stops
+    them (n8n's ``N8N_GRACEFUL_SHUTDOWN_TIMEOUT``)."""
     max_node_runs: int | None = 100_000
     """``WEFT_MAX_NODE_RUNS``: node runs one execution may make before it ends in error; ``0`` for no cap."""
     block_env_access_in_node: bool = True
@@ -98,6 +101,7 @@ class Settings:
             save_manual_executions=_bool(env, "WEFT_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS", True),
             execution_timeout=_timeout(env, "WEFT_EXECUTION_TIMEOUT"),
             max_node_runs=_int(env, "WEFT_MAX_NODE_RUNS", 100_000) or None,
+            graceful_shutdown_timeout=_positive(env, "WEFT_GRACEFUL_SHUTDOWN_TIMEOUT", 10),
             block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
             payload_size_max=_positive(env, "WEFT_PAYLOAD_SIZE_MAX", 16),
             json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),

@@ -119,3 +119,37 @@ def test_the_cli_and_the_server_agree_on_the_recovery_flag() -> None:
     from weft.server.app import RECOVERED_ENV as server_flag
 
     assert cli_flag == server_flag
+
+
+def test_sigterm_stops_the_server_while_an_endless_loop_runs(weft_process: WeftProcess) -> None:
+    """A workflow looping A → B → A forever (no cap) does not keep the server from shutting down on SIGTERM: after
+    the grace period the execution is stopped, and saved as canceled with its run data."""
+    path = unique_path("loop")
+    weft_process.env.update(WEFT_MAX_NODE_RUNS="0", WEFT_GRACEFUL_SHUTDOWN_TIMEOUT="1")
+    weft_process.start()
+    nodes = [
+        {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
+         "webhookId": unique_path("hook"), "parameters": {"path": path, "httpMethod": "POST", "options": {}}},
+        {"name": "A", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [200, 0], "parameters": {}},
+        {"name": "B", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [400, 0], "parameters": {}},
+    ]
+    edge = lambda to: {"main": [[{"node": to, "type": "main", "index": 0}]]}  # noqa: E731
+    data = {"id": unique_path("wf")[:16], "name": "endless", "nodes": nodes, "settings": {"executionOrder": "v1"},
+            "connections": {"Webhook": edge("A"), "A": edge("B"), "B": edge("A")}}
+    with httpx.Client(base_url=weft_process.url, timeout=TIMEOUT) as client:
+        log_in(client)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        assert client.post(f"/webhook/{path}", json={}).status_code == 200  # answered; the loop runs on
+        assert client.get("/healthz").status_code == 200  # and the server still answers
+    assert weft_process.process is not None
+    weft_process.process.send_signal(signal.SIGTERM)
+    # uvicorn ends a graceful shutdown by re-raising the signal, so the exit status is the signal's
+    assert weft_process.process.wait(30) in (0, -signal.SIGTERM)
+    store = open_store(_settings(weft_process))
+    try:
+        [execution] = store.executions.list()
+        stored = store.executions.get(execution.id)
+        assert stored is not None and stored.status == "canceled"
+        assert len(stored.data["resultData"]["runData"]["A"]) > 1  # it looped, and its run data was kept
+    finally:
+        store.close()

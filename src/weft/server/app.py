@@ -86,7 +86,7 @@ def create_app(
                 log.warning(OWNER_SETUP_HINT, _base_url(settings))
             yield
         finally:
-            await instance.close()
+            await instance.close(settings.graceful_shutdown_timeout)
 
     app = FastAPI(
         title="Weft",

@@ -96,6 +96,11 @@ class Instance:
                 await task
         self._tasks.clear()
         await self.runner.drain(grace_seconds)
+        # what still runs after the grace period (an endless loop) is stopped, so it is saved as canceled with its
+        # run data instead of being found "crashed" at the next start
+        stopped = [execution_id for execution_id in self.runner.running_ids() if self.runner.stop(execution_id)]
+        if stopped:
+            await self.runner.drain(5.0)
         if self.leader is not None:
             self.leader.release()
             self.leader = None
