@@ -42,9 +42,8 @@ def compile_template(text: str) -> Compiled:
     template = parse_template(text)
     if template.is_literal:
         return Compiled(literal=template.text, fast=None, js="")
-    blocked = None
     if constructor_call(text):
-        blocked = "Expression contains invalid constructor function call"
+        blocked: str | None = "Expression contains invalid constructor function call"
     else:
         blocked = next(filter(None, (blocked_reason(s.code) for s in template.segments)), None)
     return Compiled(literal=None, fast=compile_fast(template), js=template.to_js(), blocked=blocked)
@@ -56,22 +55,14 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
     if compiled.literal is not None:
         return compiled.literal
     if compiled.blocked is not None:
-        raise _blocked_error(compiled.blocked, ctx, item_index, parameter, text)
+        raise _expression_error(compiled.blocked, None, ctx, item_index, parameter, text)
     if compiled.fast is not None:
         value = compiled.fast(ctx.connection_input, item_index)
         if value is not DECLINE:
             return value
 
     def error(message: str, description: str | None) -> ExpressionError:
-        return ExpressionError(
-            message,
-            description=description,
-            node_name=ctx.node_name,
-            parameter=parameter,
-            item_index=item_index,
-            run_index=ctx.run_index,
-            expression="=" + text,
-        )
+        return _expression_error(message, description, ctx, item_index, parameter, text)
 
     runtime = get_runtime(ctx.limits)
     try:
@@ -105,11 +96,13 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
     return outcome.value
 
 
-def _blocked_error(
-    message: str, ctx: ExpressionContext, item_index: int, parameter: str | None, text: str
+def _expression_error(
+    message: str, description: str | None, ctx: ExpressionContext, item_index: int, parameter: str | None, text: str
 ) -> ExpressionError:
+    """The error of template ``text`` (without its ``=``) for item ``item_index`` of parameter ``parameter``."""
     return ExpressionError(
         message,
+        description=description,
         node_name=ctx.node_name,
         parameter=parameter,
         item_index=item_index,
