@@ -15,15 +15,18 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from enum import Enum
+from functools import partial
 from typing import Any
 
 from weft.engine import inputs, outcomes, scheduling
 from weft.engine.context import _BaseContext, wrap_node_error
 from weft.engine.hooks import ExecutionHooks, HookName
 from weft.engine.irun import build_run
+from weft.engine.node_shape import declared_inputs, main_output_count, required_inputs
 from weft.engine.options import EngineOptions
 from weft.engine.requests import collect_action_responses, handle_request
 from weft.engine.run_node import run_node
+from weft.engine.runaway import check_node_run_cap, yield_between_nodes
 from weft.engine.state import initial_run_execution_data, next_execution_index_of
 from weft.engine.tasks import task_finished, task_started, upsert_task
 from weft.errors import (
@@ -176,35 +179,20 @@ class Execution:
                 if await self._step(entry) is Step.STOP:
                     break
                 runs += 1
-                self._check_run_cap(runs)
-                await self._yield()
+                check_node_run_cap(self.options.max_node_runs, runs, bool(self.stack))
+                await yield_between_nodes(lambda: self.cancel_reason is not None)
                 if not self.stack and self.data["executionData"]["waitingExecution"]:
                     scheduling.release_waiting_node(
-                        self.workflow, self.data["executionData"], self._required_inputs, self._declared_inputs
+                        self.workflow,
+                        self.data["executionData"],
+                        partial(required_inputs, self.workflow, self.registry),
+                        partial(declared_inputs, self.workflow, self.registry),
                     )
         except Exception as exc:
             self.execution_error = outcomes.error_to_json(exc, self.data["resultData"].get("lastNodeExecuted", ""))
         run = build_run(self)
         await self.hooks.run("workflowExecuteAfter", run, None)
         return run
-
-    async def _yield(self) -> None:
-        """Let the event loop run other work between two node runs: a node that never awaits (Set, If …) must
-        not starve timeouts, stops and the server's other requests. A stop that lands here ends the loop."""
-        try:
-            await asyncio.sleep(0)
-        except asyncio.CancelledError:
-            if self.cancel_reason is None:
-                raise
-
-    def _check_run_cap(self, runs: int) -> None:
-        cap = self.options.max_node_runs
-        if cap is not None and runs >= cap and self.stack:
-            raise WorkflowOperationError(
-                f"The execution was stopped after {cap} node runs",
-                description="A loop in the workflow probably never ends (check the condition that should end it). "
-                "Raise the cap with WEFT_MAX_NODE_RUNS if the workflow really needs more runs.",
-            )
 
     async def _step(self, entry: ExecuteData) -> Step:
         """Run one stack entry: prepare, execute (with retries), record, route."""
@@ -279,12 +267,12 @@ class Execution:
         node = self.workflow.nodes[name]
         data: NodeOutput | None = output if not isinstance(output, EngineRequest) else None
         if data is not None and node.onError == "continueErrorOutput":
-            outcomes.route_error_output(data, entry, self._main_output_count(entry))
+            outcomes.route_error_output(data, entry, main_output_count(self.workflow, self.registry, name))
         data = outcomes.assign_paired_items(data, entry)
         if data is not None:
             self.data["resultData"]["lastNodeExecuted"] = name
         if node.alwaysOutputData:
-            data = outcomes.ensure_always_output_data(data, entry, self._main_output_count(entry))
+            data = outcomes.ensure_always_output_data(data, entry)
         if data is None and not self.data.get("waitTill"):
             return Step.CONTINUE  # the node succeeded with no data: the branch ends
         return await self._record_and_route(entry, task, data or [], run_index)
@@ -381,22 +369,6 @@ class Execution:
     def _filtered_out(self, name: str) -> bool:
         node_filter = self.data["startData"].get("runNodeFilter")
         return node_filter is not None and name not in node_filter
-
-    def _main_output_count(self, entry: ExecuteData) -> int:
-        node = self.workflow.nodes[entry["node"]["name"]]
-        node_type = self._node_type(entry)
-        outputs = node_type.description.output_types(node.parameters)
-        return sum(1 for o in outputs if o == MAIN) + (1 if node.onError == "continueErrorOutput" else 0)
-
-    def _required_inputs(self, name: str) -> int | tuple[int, ...] | list[int] | None:
-        node = self.workflow.nodes[name]
-        required = self.registry.get(node.type, node.typeVersion).description.required_inputs
-        return required(node.parameters) if callable(required) else required
-
-    def _declared_inputs(self, name: str) -> int:
-        node = self.workflow.nodes[name]
-        declared = self.registry.get(node.type, node.typeVersion).description.input_types(node.parameters)
-        return max(sum(1 for t in declared if t == MAIN), self.workflow.input_count(name))
 
     async def flush_hooks(self) -> None:
         if self._pending_hooks:

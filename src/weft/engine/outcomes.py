@@ -105,14 +105,11 @@ def assign_paired_items(output: NodeOutput | None, execute_data: ExecuteData) ->
     return output
 
 
-def ensure_always_output_data(
-    output: NodeOutput | None, execute_data: ExecuteData, main_outputs: int | None = None
-) -> NodeOutput | None:
+def ensure_always_output_data(output: NodeOutput | None, execute_data: ExecuteData) -> NodeOutput | None:
     """``alwaysOutputData``: when output 0 has no item, it gets one ``{}`` item paired to all inputs.
 
     n8n's ``ensureAlwaysOutputData``: only output 0 counts, so an If whose items all went to its false output
-    also sends ``{}`` down its true output (recorded: f902). ``main_outputs`` is kept for callers; the rule does
-    not depend on it.
+    also sends ``{}`` down its true output (recorded: f902).
     """
     if output and output[0]:
         return output
