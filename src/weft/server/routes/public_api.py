@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -59,6 +59,9 @@ class PublicWorkflowIn(BaseModel):
     settings: dict[str, Any]
 
 
+T = TypeVar("T")
+
+
 class TagIn(BaseModel):
     name: str = Field(min_length=1, max_length=24)
 
@@ -67,10 +70,12 @@ class TagRef(BaseModel):
     id: str
 
 
-def _cursor(offset: int, limit: int, total_seen: int) -> str | None:
-    if total_seen < limit:
-        return None
-    return base64.b64encode(json.dumps({"offset": offset + limit, "limit": limit}).encode()).decode()
+def _page(items: list[T], offset: int, limit: int) -> tuple[list[T], str | None]:
+    """The page of ``items`` at ``offset``, and the cursor of the next page (``None`` when this is the last)."""
+    if offset + limit >= len(items):
+        return items[offset:], None
+    cursor = base64.b64encode(json.dumps({"offset": offset + limit, "limit": limit}).encode()).decode()
+    return items[offset:offset + limit], cursor
 
 
 def _offset(cursor: str | None) -> int:
@@ -110,9 +115,9 @@ async def list_workflows(instance: InstanceDep, active: bool | None = None,
                          cursor: str | None = None) -> dict[str, Any]:
     offset = _offset(cursor)
     stored = await instance.runner.db(instance.store.workflows.list, active=active)
-    page = stored[offset:offset + limit]
+    page, next_cursor = _page(stored, offset, limit)
     data = [await _with_tags(instance, WorkflowOut.of(w).model_dump()) for w in page]
-    return {"data": data, "nextCursor": _cursor(offset, limit, len(page)) if offset + limit < len(stored) else None}
+    return {"data": data, "nextCursor": next_cursor}
 
 
 @router.post("/workflows", dependencies=[require("workflow:create")])
@@ -278,9 +283,8 @@ async def list_tags(instance: InstanceDep, limit: Annotated[int, Query(ge=1, le=
                     cursor: str | None = None) -> dict[str, Any]:
     offset = _offset(cursor)
     tags = await instance.runner.db(instance.store.tags.list, limit=offset + limit + 1)
-    page = tags[offset:offset + limit]
-    more = len(tags) > offset + limit
-    return {"data": [t.to_json() for t in page], "nextCursor": _cursor(offset, limit, len(page)) if more else None}
+    page, next_cursor = _page(tags, offset, limit)
+    return {"data": [t.to_json() for t in page], "nextCursor": next_cursor}
 
 
 @router.post("/tags", status_code=201, dependencies=[require("tag:create")])
