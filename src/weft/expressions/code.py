@@ -150,13 +150,11 @@ def _run(runtime: JsRuntime, fn: Any, ctx: ExpressionContext, item_index: int) -
         deadline = time.monotonic() + ctx.limits.time_s
         start(fn, max(item_index, 0), not per_item)  # all items: $json is item 0's, as n8n's proxy
         while True:
-            while runtime.context.execute_pending_job():
-                if time.monotonic() > deadline:
-                    discard_runtime()
-                    return _timeout_marker()
             if time.monotonic() > deadline:
                 discard_runtime()
                 return _timeout_marker()
+            if runtime.context.execute_pending_job():
+                continue
             if not runtime.context.eval(FIRE_NEXT_TIMER):  # the job queue is empty: the next timer is due
                 return finish()
 
