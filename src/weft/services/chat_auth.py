@@ -31,30 +31,24 @@ from typing import Any
 from starlette.requests import cookie_parser
 
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.services import webhook_auth
 from weft.services.auth import COOKIE_NAME, AuthService
-from weft.services.webhook_auth import CHALLENGE, NO_DATA, REQUIRED, WRONG, basic_credentials, same_secret
+from weft.services.webhook_auth import WebhookAuthorizationError
 
 NOT_AUTHENTICATED = "User not authenticated!"
 ALLOWED_METHODS = "OPTIONS, GET, POST"
-#: The ``basic-auth`` package's pattern for the ``Authorization`` header.
 
 
 def refusal(status: int, message: str) -> WebhookResponse:
-    return WebhookResponse(status_code=status, headers=dict(CHALLENGE), body=message.encode())
+    return WebhookAuthorizationError(status=status, message=message).response()
 
 
 def check_basic(expected: Mapping[str, Any] | None, headers: Mapping[str, str]) -> WebhookResponse | None:
     """``basicAuth`` against the ``httpBasicAuth`` credential's data ``expected`` (``None``: none attached)."""
-    user, password = str((expected or {}).get("user") or ""), str((expected or {}).get("password") or "")
-    if not user or not password:
-        return refusal(500, NO_DATA)
-    provided = basic_credentials(headers.get("authorization", ""))
-    if provided is None:
-        return refusal(401, REQUIRED)
-    # both compared whatever the first gives: a wrong user takes as long as a wrong password
-    user_ok = same_secret(provided[0], user)
-    if not (same_secret(provided[1], password) and user_ok):
-        return refusal(403, WRONG)
+    try:
+        webhook_auth.check_basic(expected, headers)
+    except WebhookAuthorizationError as error:
+        return error.response()
     return None
 
 

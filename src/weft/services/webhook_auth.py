@@ -95,7 +95,7 @@ def check_webhook_auth(
         return None
     expected = _credential(credentials, node, kind)
     if method == "basicAuth":
-        _basic(node, expected, headers)
+        check_basic(expected, headers, node)
     elif method == "bearerAuth":
         token = str((expected or {}).get("token") or "")
         if not token:
@@ -121,14 +121,16 @@ def _credential(credentials: CredentialsRepository, node: NodeModel, kind: str) 
         return None
 
 
-def _basic(node: NodeModel, expected: dict[str, Any] | None, headers: Mapping[str, str]) -> None:
+def check_basic(expected: Mapping[str, Any] | None, headers: Mapping[str, str], node: NodeModel | None = None) -> None:
+    """``basicAuth`` against the ``httpBasicAuth`` credential's data ``expected`` (``None``: none attached); raise
+    :class:`WebhookAuthorizationError` unless it passes. With ``node``, a Form's ``X-Auth-Token`` passes too."""
     user, password = str((expected or {}).get("user") or ""), str((expected or {}).get("password") or "")
     if not user or not password:
         raise WebhookAuthorizationError(status=500, message=NO_DATA)
     provided = basic_credentials(headers.get("authorization", ""))
     if provided is None:
         token = headers.get("x-auth-token")
-        if not token:
+        if node is None or not token:
             raise WebhookAuthorizationError(status=401, message=REQUIRED)
         if not same_secret(token, basic_auth_token(node, user, password)):
             raise WebhookAuthorizationError(status=403, message=WRONG)
@@ -224,6 +226,7 @@ __all__ = [
     "WebhookAuthorizationError",
     "basic_auth_token",
     "basic_credentials",
+    "check_basic",
     "check_webhook_auth",
     "needs_auth",
     "same_secret",
