@@ -97,24 +97,22 @@ def parse_template(text: str) -> Template:
     """
     parts: list[str | Segment] = []
     pos, length = 0, len(text)
-    buffer = ""
     opening = True
     while pos < length:
         found = _find_unescaped(text, "{{" if opening else "}}", pos)
         if found < 0:
             break
-        buffer += text[pos:found]
-        if opening:
-            if buffer:
-                parts.append(_BACKSLASH_PAIRS.sub(r"\\", buffer))
-        else:
-            parts.append(Segment(_unescape_code(buffer).strip()))
-        buffer, pos, opening = "", found + 2, not opening
-    buffer += text[pos:]
+        chunk = text[pos:found]
+        if not opening:
+            parts.append(Segment(_unescape_code(chunk).strip()))
+        elif chunk:
+            parts.append(_BACKSLASH_PAIRS.sub(r"\\", chunk))
+        pos, opening = found + 2, not opening
+    rest = text[pos:]
     if not opening:
-        parts.append(Segment(_unescape_code(buffer).strip()))
-    elif buffer:
-        parts.append(buffer)
+        parts.append(Segment(_unescape_code(rest).strip()))
+    elif rest:
+        parts.append(rest)
     return Template(tuple(parts))
 
 
