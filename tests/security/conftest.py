@@ -6,11 +6,8 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,30 +15,14 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from tests.server.conftest import free_port, serve_in_thread, wait_for  # noqa: F401 (wait_for: for the suite)
 
-from weft.server import create_app
 from weft.services.instance import Instance
 from weft.settings import Settings
 
 HERE = Path(__file__).resolve().parent
 OWNER = {"email": "owner@example.com", "firstName": "Ada", "lastName": "Owner", "password": "Passw0rd-long"}
 TIMEOUT = 10.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def wait_for(check: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s")
-        time.sleep(0.02)
-    return value
 
 
 @dataclass
@@ -87,12 +68,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     settings = Settings(user_folder=folder, encryption_key="test-key", port=port, public_url=url + "/")
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, name="weft-security-server", daemon=True)
-    thread.start()
-    wait_for(lambda: uv.started or not thread.is_alive())
-    assert uv.started, "the test server did not start"
+    uv, thread = serve_in_thread(settings, port)
     with httpx.Client(base_url=url, timeout=TIMEOUT) as owner:
         owner.post("/rest/owner/setup", json=OWNER)  # not asserted: the suite also runs against code without users
         yield Server(url=url, settings=settings, server=uv, owner=owner)

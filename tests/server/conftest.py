@@ -104,7 +104,8 @@ def log_in(client: httpx.Client) -> httpx.Client:
     return client
 
 
-def _serve(settings: Settings, port: int) -> tuple[uvicorn.Server, threading.Thread]:
+def serve_in_thread(settings: Settings, port: int) -> tuple[uvicorn.Server, threading.Thread]:
+    """A real server for ``settings`` on 127.0.0.1:``port``, in a thread; returns once it listens."""
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="weft-test-server", daemon=True)
@@ -126,7 +127,7 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         port=port,
         public_url=url + "/",
     )
-    server, thread = _serve(settings, port)
+    server, thread = serve_in_thread(settings, port)
     with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
         log_in(client)
         yield LiveServer(url=url, settings=settings, server=server, client=client)

@@ -13,7 +13,7 @@ import pytest
 from weft.ai.messages import AIMessage, HumanMessage, messages_from_json
 from weft.settings import Settings
 
-from .conftest import TIMEOUT, LiveServer, _serve, free_port
+from .conftest import TIMEOUT, LiveServer, free_port, serve_in_thread
 from .test_chat import activate, chat_workflow, last_execution, message
 
 #: Turn n answers a conversation that already holds n assistant messages: turn 2 needs turn 1 from memory.
@@ -70,7 +70,7 @@ def served() -> Iterator[list[Any]]:
 
 
 def _start(settings: Settings, served: list[Any]) -> Any:
-    served.append(_serve(settings, settings.port))
+    served.append(serve_in_thread(settings, settings.port))
     return served[-1][0]
 
 
