@@ -90,7 +90,7 @@ def _ordered(check: Callable[[int], bool]) -> Callable[[Any, Any], bool]:
 
 
 #: n8n ``compareOperationFunctions``.
-OPERATIONS: dict[str, Callable[[Any, Any], bool]] = {
+_OPERATIONS: dict[str, Callable[[Any, Any], bool]] = {
     "after": _ordered(lambda r: r > 0),
     "before": _ordered(lambda r: r < 0),
     "larger": _ordered(lambda r: r > 0),
@@ -130,10 +130,15 @@ def _passes(ctx: ExecuteContext, data_type: str, entry: dict[str, Any]) -> bool:
     value1, value2 = values["value1"], values["value2"]
     if data_type == "dateTime":
         value1, value2 = date_time(ctx, value1), date_time(ctx, value2)
-    operation = OPERATIONS.get(str(values["operation"]))
+    return operation_named(ctx, values["operation"])(value1, value2)
+
+
+def operation_named(ctx: ExecuteContext, name: Any) -> Callable[[Any, Any], bool]:
+    """The comparison ``name`` of n8n's ``compareOperationFunctions`` (If v1, Switch v1/v2), else the node's error."""
+    operation = _OPERATIONS.get(str(name))
     if operation is None:
-        raise NodeOperationError(ctx.node.name, f"The operation {values['operation']!r} is not known.")
-    return operation(value1, value2)
+        raise NodeOperationError(ctx.node.name, f"The operation {name!r} is not known.")
+    return operation
 
 
 def _route(ctx: ExecuteContext, item_index: int, combine_parameter: str) -> bool:

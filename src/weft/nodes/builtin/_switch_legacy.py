@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._if_v1 import OPERATIONS, date_time
+from weft.nodes.builtin._if_v1 import date_time, operation_named
 from weft.nodes.builtin._legacy import legacy_param
 from weft.nodes.builtin._utils import js_to_number
 from weft.nodes.contract import ExecuteContext
@@ -80,10 +80,7 @@ def _route(ctx: ExecuteContext, version: float, outputs: NodeOutput, item: Item,
         value2 = rule.get("value2", value2_default)
         if data_type == "dateTime":
             value2 = date_time(ctx, value2)
-        operation = OPERATIONS.get(str(rule.get("operation", operation_default)))
-        if operation is None:
-            raise NodeOperationError(ctx.node.name, f"The operation {rule.get('operation')!r} is not known.")
-        if operation(value1, value2):
+        if operation_named(ctx, rule.get("operation", operation_default))(value1, value2):
             target = _checked(ctx, rule.get("output", 0), len(outputs)) if version < 2 else rule_index
             outputs[target].append(item)
             return
