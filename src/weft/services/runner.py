@@ -85,22 +85,22 @@ class WorkflowRunner:
             sign_resume_url=self.signer.sign,
         )
         self.inline_db = inline_db
+        """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
         self.log_errors = False
         """Log each failed execution's error with its stack (the server; the API shows no stack)."""
-        """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
         self.write_lock = sqlite_write_lock(settings.database_url)
-        self.executions: Any = self._hot_path_executions(settings, inline_db)
+        self.executions: Any = self._hot_path_executions()
         """Where the hot path creates and saves executions: on SQLite, the stdlib ``sqlite3`` writer (the same rows
         as the repository, a third of its cost per request); else the SQLAlchemy repository."""
         self._running: dict[str, Execution] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
 
-    def _hot_path_executions(self, settings: Settings, inline_db: bool) -> Any:
-        if inline_db and self.write_lock is not None:
+    def _hot_path_executions(self) -> Any:
+        if self.inline_db and self.write_lock is not None:
             from weft.db.lite import LiteExecutions
 
-            lite = LiteExecutions.open(settings.database_url, same_thread=False)  # used on the event loop only
+            lite = LiteExecutions.open(self.settings.database_url, same_thread=False)  # used on the event loop only
             if lite is not None:
                 return lite
         return self.store.executions
@@ -302,8 +302,9 @@ class WorkflowRunner:
 
 def _log_failure(execution_id: str, run: Run) -> None:
     error = (run.get("data") or {}).get("resultData", {}).get("error") or {}
-    node = (error.get("node") or {}).get("name") if isinstance(error.get("node"), dict) else None
-    log.warning("Execution %s failed%s: %s\n%s", execution_id, f" in node {node!r}" if node else "",
+    node = error.get("node")
+    name = node.get("name") if isinstance(node, dict) else None
+    log.warning("Execution %s failed%s: %s\n%s", execution_id, f" in node {name!r}" if name else "",
                 error.get("message"), error.get("stack") or "")
 
 
