@@ -31,6 +31,11 @@ def _public(request: Request) -> bool:
     return request.url.path.startswith(PUBLIC_API)
 
 
+def _plain(request: Request, code: int, message: str) -> JSONResponse:
+    """An error answer: ``{"message"}`` on the public API, ``{"code", "message"}`` elsewhere."""
+    return JSONResponse({"message": message} if _public(request) else {"code": code, "message": message}, code)
+
+
 def _body(code: int, error: WeftError, hint: str | None = None) -> dict[str, object]:
     body: dict[str, object] = {"code": code, "message": error.message}
     if hint:
@@ -85,10 +90,11 @@ async def _validation_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
     if not _public(request):
         return JSONResponse({"detail": _safe(error.errors())}, 422)
-    first = error.errors()[0] if error.errors() else {}
+    errors = error.errors()
+    first = errors[0] if errors else {}
     where = "/".join(["request", *(str(part) for part in first.get("loc", ()))])
     if first.get("type") == "missing":
-        *parent, name = where.split("/") or [""]
+        *parent, name = where.split("/")
         message = f"{'/'.join(parent)} must have required property '{name}'"
     else:
         message = f"{where} {first.get('msg', 'is invalid')}".strip()
@@ -104,20 +110,15 @@ def _safe(errors: object) -> object:
 
 async def _too_large(request: Request, error: Exception) -> Response:
     assert isinstance(error, PayloadTooLargeError)
-    if _public(request):
-        return JSONResponse({"message": error.detail}, 413)
-    return JSONResponse({"code": 413, "message": error.detail}, 413)
+    return _plain(request, 413, error.detail)
 
 
 async def _unexpected(request: Request, error: Exception) -> Response:
     """A bug: the traceback goes to the log, the client gets no server details."""
     log.error("%s %s failed", request.method, request.url.path, exc_info=error)
     if isinstance(error, RecursionError):
-        body = {"code": 400, "message": "The request is nested too deeply."}
-        return JSONResponse({"message": body["message"]} if _public(request) else body, 400)
-    if _public(request):
-        return JSONResponse({"message": "Internal server error"}, 500)
-    return JSONResponse({"code": 500, "message": "Internal server error"}, 500)
+        return _plain(request, 400, "The request is nested too deeply.")
+    return _plain(request, 500, "Internal server error")
 
 
 def install_error_handlers(app: FastAPI) -> None:
