@@ -9,9 +9,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: A path to the folders beside the checkout: the shared folder or the tool library (their names are put
 #: together here so that this file does not itself name them).
 _BESIDE = ("sha" + "red", r"\.lib" + "rary")
-_OUTSIDE = re.compile(
-    r"\.\./(?:" + "|".join(_BESIDE) + r")|/work/" + _BESIDE[0] + r'|"' + _BESIDE[0] + r'" / "'
-)
+_OUTSIDE = re.compile(r"\.\./(?:" + "|".join(_BESIDE) + r")|/work/" + _BESIDE[0] + r'|"' + _BESIDE[0] + r'" / "')
 
 
 def _files() -> list[Path]:

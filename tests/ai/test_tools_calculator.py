@@ -7,8 +7,8 @@ import pytest
 from weft.ai.agent_catalog import agent_registry
 from weft.ai.tools._math import CalculatorError, evaluate_math, js_number
 from weft.ai.tools.calculator import CALCULATOR_DESCRIPTION
-from weft.ai.tools.naming import node_name_to_tool_name
 from weft.engine import run_workflow
+from weft.nodes.tool_names import node_name_to_tool_name
 from weft.testing.workflows import connect, node, output_json, workflow
 
 

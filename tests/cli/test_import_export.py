@@ -57,8 +57,9 @@ def test_import_a_folder_with_separate(tmp_path: Path) -> None:
 
 def test_import_credentials_and_errors(tmp_path: Path) -> None:
     file = tmp_path / "creds.json"
-    file.write_text(json.dumps([{"id": "c1", "name": "Key", "type": "httpHeaderAuth",
-                                 "data": {"name": "X", "value": "v"}}]))
+    file.write_text(
+        json.dumps([{"id": "c1", "name": "Key", "type": "httpHeaderAuth", "data": {"name": "X", "value": "v"}}])
+    )
     result = _weft(tmp_path, "import:credentials", "--input", str(file))
     assert result.returncode == 0 and "Imported credential c1 'Key' (httpHeaderAuth)" in result.stdout
     store = _stored(tmp_path)
@@ -72,8 +73,12 @@ def test_import_credentials_and_errors(tmp_path: Path) -> None:
 
 
 def test_execute_records_its_execution_in_mode_cli(tmp_path: Path) -> None:
-    data = workflow(node("Start", "n8n-nodes-base.manualTrigger"), node("Items", position=(200, 0)),
-                    connect("Start", "Items"), pin_data={"Items": [{"json": {"a": 1}}]})
+    data = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node("Items", position=(200, 0)),
+        connect("Start", "Items"),
+        pin_data={"Items": [{"json": {"a": 1}}]},
+    )
     file = tmp_path / "wf.json"
     file.write_text(json.dumps(data))
     result = _weft(tmp_path, "execute", "--file", str(file), "--json")
@@ -97,8 +102,11 @@ def test_execute_with_a_stored_credential_records_the_run(tmp_path: Path) -> Non
     with OracleOpenAIServer(script) as model:
         creds = tmp_path / "creds.json"
         data = {"apiKey": "sk-test", "url": model.base_url, "header": False}
-        creds.write_text(json.dumps([{"id": "accFakeOpenAi0001", "name": "Fake OpenAI (acceptance)",
-                                      "type": "openAiApi", "data": data}]))
+        creds.write_text(
+            json.dumps(
+                [{"id": "accFakeOpenAi0001", "name": "Fake OpenAI (acceptance)", "type": "openAiApi", "data": data}]
+            )
+        )
         assert _weft(tmp_path, "import:credentials", "--input", str(creds)).returncode == 0
         result = _weft(tmp_path, "execute", "--file", str(case / "workflow.json"), "--json")
         assert result.returncode == 0, result.stderr

@@ -92,8 +92,7 @@ def error_outputs() -> Fixture:
     failed = {0: PEOPLE[0], 2: PEOPLE[2]}
     # n8n's fixture pins "[line 5, for item i]"; n8n 2.8.4 and 2.41.1 say "[line 5]" (recorded: c019, c021)
     error_items = [
-        _item({**p, "error": "This is an error [line 5]", "originalName": p["name"]}, None)
-        for i, p in failed.items()
+        _item({**p, "error": "This is an error [line 5]", "originalName": p["name"]}, None) for i, p in failed.items()
     ]
     combined = [
         _item({"error": "This is an error [line 5]", "originalName": p["name"]}, None)

@@ -46,7 +46,7 @@ async def test_error_outputs() -> None:
 
 
 async def test_paired_items_fix() -> None:
-    """"IF" (v1, alwaysOutputData) sends its 3 items to the unconnected false output and ``{}`` down the empty
+    """ "IF" (v1, alwaysOutputData) sends its 3 items to the unconnected false output and ``{}`` down the empty
     true one, as n8n does (recorded case f902), so "Set1" runs and resolves ``$('Set').item``."""
     workflow, expected = paired_items_fix()
     _assert_pinned_outputs(await run_workflow(workflow), expected)

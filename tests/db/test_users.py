@@ -28,8 +28,14 @@ def test_the_owner_and_its_sessions(store: Store) -> None:
 
 def test_api_keys_are_stored_as_digests(store: Store) -> None:
     owner = store.users.set_owner(email="a@b.co", first_name="A", last_name="B", password_hash="$2b$h")
-    key = store.users.create_api_key(owner.id, key="weft_api_secret-1234", label="ci", scopes=["workflow:read"],
-                                     audience="public-api", expires_at=None)
+    key = store.users.create_api_key(
+        owner.id,
+        key="weft_api_secret-1234",
+        label="ci",
+        scopes=["workflow:read"],
+        audience="public-api",
+        expires_at=None,
+    )
     found = store.users.api_key_owner("weft_api_secret-1234")
     assert found is not None and found[0] == owner and found[1].id == key.id
     assert key.to_json()["apiKey"] == "******1234"
@@ -44,8 +50,9 @@ def test_api_keys_are_stored_as_digests(store: Store) -> None:
 def test_reset_removes_users_sessions_and_keys(store: Store) -> None:
     owner = store.users.set_owner(email="a@b.co", first_name="A", last_name="B", password_hash="$2b$h")
     store.users.create_session(owner.id, "s", utcnow() + timedelta(hours=1))
-    store.users.create_api_key(owner.id, key="k" * 20, label="x", scopes=["tag:list"], audience="public-api",
-                               expires_at=None)
+    store.users.create_api_key(
+        owner.id, key="k" * 20, label="x", scopes=["tag:list"], audience="public-api", expires_at=None
+    )
     store.users.reset()
     assert store.users.owner() is None and store.users.session_user("s") is None
     assert store.users.api_key_owner("k" * 20) is None

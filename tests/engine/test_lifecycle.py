@@ -82,8 +82,12 @@ async def test_cancel_interrupts_a_node_that_swallows_exceptions(registry):
 
 
 async def test_execution_timeout_cancels_with_timeout_error(registry):
-    wf = workflow(node("Start", TRIGGER), node("Sleep", "weft.test.sleep", {"seconds": 30}), connect("Start", "Sleep"),
-                  executionTimeout=0.1)
+    wf = workflow(
+        node("Start", TRIGGER),
+        node("Sleep", "weft.test.sleep", {"seconds": 30}),
+        connect("Start", "Sleep"),
+        executionTimeout=0.1,
+    )
     run = await run_workflow(wf, registry=registry)
     assert run["status"] == "canceled"
     assert "timed out after 0.1 seconds" in run["data"]["resultData"]["error"]["message"]

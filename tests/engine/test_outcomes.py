@@ -77,8 +77,10 @@ async def test_continue_error_output_routes_error_items_to_the_last_output(regis
     run = await run_workflow(_people("continueErrorOutput"), registry=registry)
     success, errors = output_json(run, "Code", output=0), output_json(run, "Code", output=1)
     assert [p["name"] for p in success] == ["b", "d", "e"]
-    assert errors == [{"name": "a", "fail": True, "error": "This is an error"}, {"name": "c", "fail": True,
-                                                                                   "error": "This is an error"}]
+    assert errors == [
+        {"name": "a", "fail": True, "error": "This is an error"},
+        {"name": "c", "fail": True, "error": "This is an error"},
+    ]
 
 
 async def test_error_item_with_other_keys_stays_on_success_output(registry):
@@ -97,8 +99,12 @@ async def test_thrown_error_with_continue_passes_input_through(registry):
 
 async def test_always_output_data_gives_one_empty_item_paired_to_all_inputs(registry):
     pins = {"Items": [{"json": {"i": 1}}, {"json": {"i": 2}}]}
-    wf = _line(node("Items", "n8n-nodes-base.noOp"), node("Empty", "weft.test.nothing", alwaysOutputData=True),
-               node("After", SET), pin_data=pins)
+    wf = _line(
+        node("Items", "n8n-nodes-base.noOp"),
+        node("Empty", "weft.test.nothing", alwaysOutputData=True),
+        node("After", SET),
+        pin_data=pins,
+    )
     run = await run_workflow(wf, registry=registry)
     task = run["data"]["resultData"]["runData"]["Empty"][0]
     assert task["data"]["main"][0] == [{"json": {}, "pairedItem": [{"item": 0, "input": 0}, {"item": 1, "input": 0}]}]
@@ -113,16 +119,18 @@ async def test_null_output_ends_the_branch(registry):
 
 async def test_execute_once_uses_only_the_first_item(registry):
     pins = {"Items": [{"json": {"i": i}} for i in range(3)]}
-    wf = _line(node("Items", "n8n-nodes-base.noOp"), node("Once", SET, {"values": {"x": 1}}, executeOnce=True),
-               pin_data=pins)
+    wf = _line(
+        node("Items", "n8n-nodes-base.noOp"), node("Once", SET, {"values": {"x": 1}}, executeOnce=True), pin_data=pins
+    )
     run = await run_workflow(wf, registry=registry)
     assert output_json(run, "Once") == [{"i": 0, "x": 1}]
 
 
 async def test_disabled_node_passes_input_and_ignores_its_pin_data(registry):
     pins = {"Items": [{"json": {"i": 1}}], "Off": [{"json": {"pinned": True}}]}
-    wf = _line(node("Items", "n8n-nodes-base.noOp"), node("Off", SET, {"values": {"x": 1}}, disabled=True),
-               pin_data=pins)
+    wf = _line(
+        node("Items", "n8n-nodes-base.noOp"), node("Off", SET, {"values": {"x": 1}}, disabled=True), pin_data=pins
+    )
     run = await run_workflow(wf, registry=registry)
     assert output_json(run, "Off") == [{"i": 1}]
 

@@ -7,6 +7,7 @@ import pytest
 from weft.engine.requests import collect_action_responses, handle_request
 from weft.errors import WorkflowOperationError
 from weft.nodes import EngineRequest, ExecuteNodeAction
+from weft.nodes.contract import ActionMetadata
 from weft.testing.workflows import connect, node, workflow
 from weft.workflow import Workflow
 
@@ -38,7 +39,9 @@ def _agent_entry(items=None, source=None, metadata=None):
 
 def _request(*names, metadata=None):
     actions = [
-        ExecuteNodeAction(node_name=n, input={"query": "new"}, id=f"call_{i}", metadata=metadata or {})
+        ExecuteNodeAction(
+            node_name=n, input={"query": "new"}, id=f"call_{i}", metadata=ActionMetadata.from_json(metadata)
+        )
         for i, n in enumerate(names)
     ]
     return EngineRequest(actions=actions, metadata={"requestId": "r1"})

@@ -91,8 +91,14 @@ def test_schedule_trigger_from_1_3_rejects_an_out_of_range_interval() -> None:
     from weft.nodes.builtin.schedule_trigger import cron_expressions
 
     def trigger(version: float) -> NodeModel:
-        data = workflow(node("Start", BASE + "scheduleTrigger", {"rule": {"interval": [
-            {"field": "hours", "hoursInterval": 30}]}}, version=version))
+        data = workflow(
+            node(
+                "Start",
+                BASE + "scheduleTrigger",
+                {"rule": {"interval": [{"field": "hours", "hoursInterval": 30}]}},
+                version=version,
+            )
+        )
         return parse_workflow(data).nodes[0]
 
     assert cron_expressions(trigger(1.2)) == ["0 0 */30 * * *"]

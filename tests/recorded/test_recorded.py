@@ -70,9 +70,7 @@ def test_each_deliberate_difference_is_documented() -> None:
             assert diff(recorded, json.loads(weft_run.read_text())), f"{case.name}: expected_weft.json equals n8n's"
         if weft_llm.exists():
             newest_llm = next(
-                case.file(n)
-                for n in ("n8n_2.41_llm_requests.jsonl", "n8n_llm_requests.jsonl")
-                if case.file(n).exists()
+                case.file(n) for n in ("n8n_2.41_llm_requests.jsonl", "n8n_llm_requests.jsonl") if case.file(n).exists()
             )
             recorded_llm = normalize_requests(
                 [json.loads(line) for line in newest_llm.read_text().splitlines() if line.strip()]
@@ -90,7 +88,11 @@ def test_weft_execute_json_prints_the_same_run(name: str, tmp_path: Path) -> Non
     weft = [sys.executable, "-m", "weft"]
     done = subprocess.run(
         [*weft, "execute", "--file", str(case.file("workflow.json")), "--json"],
-        env=env, capture_output=True, text=True, timeout=120, cwd=CASES,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=CASES,
     )
     assert done.returncode in (0, 1), done.stderr
     _, expected = case.expected_run()

@@ -31,11 +31,44 @@ import jwt
 warnings.filterwarnings("ignore")
 
 OWNER = {"email": "owner@example.com", "firstName": "Ada", "lastName": "Owner", "password": "Passw0rd-long"}
-VOLATILE = {"id", "createdAt", "updatedAt", "apiKey", "rawApiKey", "expiresAt", "versionId", "personalizationAnswers",
-            "lastActiveAt", "signInType", "featureFlags", "globalScopes", "settings", "mfaAuthenticated",
-            "activeVersionId", "triggerCount", "shared", "meta", "pinData", "staticData", "parentFolderId",
-            "isArchived", "versionCounter", "description", "activeVersion", "nodes", "connections", "tags",
-            "role", "isPending", "isOwner", "mfaEnabled", "firstName", "lastName", "email", "lastId"}
+VOLATILE = {
+    "id",
+    "createdAt",
+    "updatedAt",
+    "apiKey",
+    "rawApiKey",
+    "expiresAt",
+    "versionId",
+    "personalizationAnswers",
+    "lastActiveAt",
+    "signInType",
+    "featureFlags",
+    "globalScopes",
+    "settings",
+    "mfaAuthenticated",
+    "activeVersionId",
+    "triggerCount",
+    "shared",
+    "meta",
+    "pinData",
+    "staticData",
+    "parentFolderId",
+    "isArchived",
+    "versionCounter",
+    "description",
+    "activeVersion",
+    "nodes",
+    "connections",
+    "tags",
+    "role",
+    "isPending",
+    "isOwner",
+    "mfaEnabled",
+    "firstName",
+    "lastName",
+    "email",
+    "lastId",
+}
 
 
 def answer(response: httpx.Response, *, keep: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -75,12 +108,15 @@ def record_auth(base: str) -> dict[str, Any]:
     out["owner_setup_again"] = answer(httpx.post(base + "/rest/owner/setup", json=OWNER))
     fresh = httpx.Client(base_url=base, timeout=30)
     out["login_wrong_password"] = answer(
-        fresh.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": "wrong"}))
+        fresh.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": "wrong"})
+    )
     out["login_bad_email"] = answer(fresh.post("/rest/login", json={"emailOrLdapLoginId": "x", "password": "wrong"}))
     login = fresh.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": OWNER["password"]})
     out["login"] = answer(login)
-    out["login_cookie"] = {"name": login.headers.get("set-cookie", "").split("=")[0],
-                           "attributes": cookie_attributes(login)}
+    out["login_cookie"] = {
+        "name": login.headers.get("set-cookie", "").split("=")[0],
+        "attributes": cookie_attributes(login),
+    }
     cookie = fresh.cookies.get("n8n-auth")
     out["rest_with_cookie"] = {"status": fresh.get("/rest/workflows").status_code}
     out["rest_bad_cookie"] = answer(httpx.get(base + "/rest/workflows", cookies={"n8n-auth": "garbage"}))
@@ -88,8 +124,9 @@ def record_auth(base: str) -> dict[str, Any]:
     forged = jwt.encode({**claims, "exp": int(time.time()) - 60}, "not-the-secret", algorithm="HS256")
     out["rest_forged_cookie"] = answer(httpx.get(base + "/rest/workflows", cookies={"n8n-auth": forged}))
     out["current_user"] = answer(fresh.get("/rest/login"))
-    created = fresh.post("/rest/api-keys", json={"label": "test", "expiresAt": None,
-                                                 "scopes": ["workflow:read", "workflow:list"]})
+    created = fresh.post(
+        "/rest/api-keys", json={"label": "test", "expiresAt": None, "scopes": ["workflow:read", "workflow:list"]}
+    )
     out["api_key_create"] = answer(created)
     key = created.json()["data"]
     out["api_key_redacted_shape"] = [len(key["apiKey"]), key["apiKey"].count("*")]
@@ -105,27 +142,41 @@ def record_auth(base: str) -> dict[str, Any]:
     no_scopes = {"label": "x", "expiresAt": None, "scopes": []}
     out["api_key_no_scopes"] = answer(fresh.post("/rest/api-keys", json=no_scopes))
     full = fresh.post("/rest/api-keys", json={"label": "full", "expiresAt": None, "scopes": scopes}).json()["data"]
-    out["public_full"] = record_public(httpx.Client(base_url=base, timeout=30,
-                                                    headers={"X-N8N-API-KEY": full["rawApiKey"]}))
+    out["public_full"] = record_public(
+        httpx.Client(base_url=base, timeout=30, headers={"X-N8N-API-KEY": full["rawApiKey"]})
+    )
     out["logout"] = answer(fresh.post("/rest/logout"))
     out["rest_after_logout_old_cookie"] = answer(httpx.get(base + "/rest/workflows", cookies={"n8n-auth": cookie}))
     limited = httpx.Client(base_url=base, timeout=30)
-    statuses = [limited.post("/rest/login", json={"emailOrLdapLoginId": "limit@example.com", "password": "x"})
-                for _ in range(7)]
+    statuses = [
+        limited.post("/rest/login", json={"emailOrLdapLoginId": "limit@example.com", "password": "x"}) for _ in range(7)
+    ]
     out["login_rate_limit"] = {"statuses": [r.status_code for r in statuses], "last": answer(statuses[-1])}
     return out
 
 
 def record_public(pub: httpx.Client) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    workflow = {"name": "public", "nodes": [{"parameters": {}, "name": "Start", "type": "n8n-nodes-base.manualTrigger",
-                                              "typeVersion": 1, "position": [0, 0]}],
-                "connections": {}, "settings": {"executionOrder": "v1"}}
+    workflow = {
+        "name": "public",
+        "nodes": [
+            {
+                "parameters": {},
+                "name": "Start",
+                "type": "n8n-nodes-base.manualTrigger",
+                "typeVersion": 1,
+                "position": [0, 0],
+            }
+        ],
+        "connections": {},
+        "settings": {"executionOrder": "v1"},
+    }
     created = pub.post("/api/v1/workflows", json=workflow)
     out["create_workflow"] = answer(created)
     wid = created.json().get("id")
-    out["create_workflow_no_settings"] = answer(pub.post("/api/v1/workflows", json={"name": "x", "nodes": [],
-                                                                                  "connections": {}}))
+    out["create_workflow_no_settings"] = answer(
+        pub.post("/api/v1/workflows", json={"name": "x", "nodes": [], "connections": {}})
+    )
     out["update_workflow"] = answer(pub.put(f"/api/v1/workflows/{wid}", json={**workflow, "name": "renamed"}))
     out["update_workflow_missing"] = answer(pub.put("/api/v1/workflows/nope", json=workflow))
     out["activate_no_trigger"] = answer(pub.post(f"/api/v1/workflows/{wid}/activate"))
@@ -136,8 +187,9 @@ def record_public(pub: httpx.Client) -> dict[str, Any]:
     out["create_tag"] = answer(pub.post("/api/v1/tags", json={"name": "sec-tag"}))
     out["create_tag_again"] = answer(pub.post("/api/v1/tags", json={"name": "sec-tag"}))
     out["list_tags"] = answer(pub.get("/api/v1/tags"))
-    cred = pub.post("/api/v1/credentials", json={"name": "pc", "type": "httpHeaderAuth",
-                                                 "data": {"name": "X-A", "value": "b"}})
+    cred = pub.post(
+        "/api/v1/credentials", json={"name": "pc", "type": "httpHeaderAuth", "data": {"name": "X-A", "value": "b"}}
+    )
     out["create_credential"] = answer(cred)
     out["delete_credential"] = answer(pub.delete(f"/api/v1/credentials/{cred.json().get('id')}"))
     out["delete_workflow"] = answer(pub.delete(f"/api/v1/workflows/{wid}"))
@@ -163,14 +215,24 @@ def record_webhooks(base: str, private_key: str) -> dict[str, Any]:
     hs = jwt.encode({"sub": "u1", "iat": now}, "hs-secret", algorithm="HS256")
     out["jwt_hs_none"] = get("jwths")
     out["jwt_hs_no_token"] = get("jwths", headers={"authorization": "Bearer"})
-    out["jwt_hs_bad_signature"] = get("jwths", headers={"authorization": "Bearer " + jwt.encode(
-        {"sub": "u1"}, "other", algorithm="HS256")})
-    out["jwt_hs_expired"] = get("jwths", headers={"authorization": "Bearer " + jwt.encode(
-        {"sub": "u1", "exp": now - 100}, "hs-secret", algorithm="HS256")})
-    out["jwt_hs_not_before"] = get("jwths", headers={"authorization": "Bearer " + jwt.encode(
-        {"sub": "u1", "nbf": now + 1000}, "hs-secret", algorithm="HS256")})
-    out["jwt_hs_wrong_algorithm"] = get("jwths", headers={"authorization": "Bearer " + jwt.encode(
-        {"sub": "u1"}, "hs-secret", algorithm="HS512")})
+    out["jwt_hs_bad_signature"] = get(
+        "jwths", headers={"authorization": "Bearer " + jwt.encode({"sub": "u1"}, "other", algorithm="HS256")}
+    )
+    out["jwt_hs_expired"] = get(
+        "jwths",
+        headers={
+            "authorization": "Bearer " + jwt.encode({"sub": "u1", "exp": now - 100}, "hs-secret", algorithm="HS256")
+        },
+    )
+    out["jwt_hs_not_before"] = get(
+        "jwths",
+        headers={
+            "authorization": "Bearer " + jwt.encode({"sub": "u1", "nbf": now + 1000}, "hs-secret", algorithm="HS256")
+        },
+    )
+    out["jwt_hs_wrong_algorithm"] = get(
+        "jwths", headers={"authorization": "Bearer " + jwt.encode({"sub": "u1"}, "hs-secret", algorithm="HS512")}
+    )
     out["jwt_hs_malformed"] = get("jwths", headers={"authorization": "Bearer abc.def"})
     out["jwt_hs_ok"] = get("jwths", headers={"authorization": "Bearer " + hs})
     rs = jwt.encode({"sub": "u2", "iat": now}, private_key, algorithm="RS256")
@@ -188,24 +250,28 @@ def record_ip_and_wait(base: str) -> dict[str, Any]:
     info = httpx.post(f"{base}/webhook/waitauth", json={"request": "x"}).json()
     time.sleep(1)
     out["wait_resume_none"] = answer(httpx.post(info["resumeUrl"], json={"approved": True}), keep=keep)
-    out["wait_resume_wrong"] = answer(httpx.post(info["resumeUrl"], json={"approved": True},
-                                                 headers={"x-api-token": "nope"}), keep=keep)
-    out["wait_resume_ok"] = answer(httpx.post(info["resumeUrl"], json={"approved": True},
-                                              headers={"x-api-token": "tok-123"}))
+    out["wait_resume_wrong"] = answer(
+        httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-api-token": "nope"}), keep=keep
+    )
+    out["wait_resume_ok"] = answer(
+        httpx.post(info["resumeUrl"], json={"approved": True}, headers={"x-api-token": "tok-123"})
+    )
     return out
 
 
 def record_limits(base: str) -> dict[str, Any]:
     """What n8n does with a body over 16 MiB, a foreign ``Host`` and a cross-origin POST (no session needed)."""
     big = b'{"a":"' + b"x" * (17 * 1024 * 1024) + b'"}'
-    too_large = httpx.post(base + "/rest/login", content=big, headers={"content-type": "application/json"},
-                           timeout=60)
+    too_large = httpx.post(base + "/rest/login", content=big, headers={"content-type": "application/json"}, timeout=60)
     login = {"emailOrLdapLoginId": "a@b.co", "password": "x"}
     return {
         "body_over_16_mib": {"status": too_large.status_code},
         "foreign_host": {"status": httpx.get(base + "/rest/workflows", headers={"host": "evil.example"}).status_code},
-        "cross_origin_login": {"status": httpx.post(base + "/rest/login", json=login,
-                                                    headers={"origin": "http://evil.example"}).status_code},
+        "cross_origin_login": {
+            "status": httpx.post(
+                base + "/rest/login", json=login, headers={"origin": "http://evil.example"}
+            ).status_code
+        },
     }
 
 
@@ -220,8 +286,12 @@ def main() -> None:
         answers["webhook"].update(record_ip_and_wait(base))
     else:
         pem = Path(sys.argv[2]).read_text()
-        answers = {"n8n": "2.8.4", "webhook": {**record_webhooks(base, pem), **record_ip_and_wait(base)},
-                   "auth": record_auth(base), "limits": record_limits(base)}
+        answers = {
+            "n8n": "2.8.4",
+            "webhook": {**record_webhooks(base, pem), **record_ip_and_wait(base)},
+            "auth": record_auth(base),
+            "limits": record_limits(base),
+        }
     target.write_text(json.dumps(answers, indent=2, sort_keys=True) + "\n")
 
 

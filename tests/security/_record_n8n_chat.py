@@ -30,26 +30,48 @@ FOREIGN = "http://evil.example"
 ALLOWED = "http://allowed.example"
 SECOND = "http://second.example"
 MESSAGE = {"action": "sendMessage", "sessionId": "s1", "chatInput": "hello"}
-KEEP = ("www-authenticate", "access-control-allow-origin", "access-control-allow-methods",
-        "access-control-allow-headers", "access-control-max-age", "access-control-allow-credentials", "vary")
+KEEP = (
+    "www-authenticate",
+    "access-control-allow-origin",
+    "access-control-allow-methods",
+    "access-control-allow-headers",
+    "access-control-max-age",
+    "access-control-allow-credentials",
+    "vary",
+)
 
 #: ``name → (webhookId, Chat Trigger parameters, with the basic credential)``.
 CHATS: dict[str, tuple[str, dict[str, Any], bool]] = {
     "none": ("0c4f7b1e-0000-4000-8000-000000000001", {"public": True, "options": {}}, False),
-    "basic": ("0c4f7b1e-0000-4000-8000-000000000002",
-              {"public": True, "authentication": "basicAuth", "options": {}}, True),
-    "basicnocred": ("0c4f7b1e-0000-4000-8000-000000000003",
-                    {"public": True, "authentication": "basicAuth", "options": {}}, False),
-    "user": ("0c4f7b1e-0000-4000-8000-000000000004",
-             {"public": True, "authentication": "n8nUserAuth", "options": {}}, False),
-    "origin": ("0c4f7b1e-0000-4000-8000-000000000005",
-               {"public": True, "options": {"allowedOrigins": ALLOWED}}, False),
-    "origins": ("0c4f7b1e-0000-4000-8000-000000000006",
-                {"public": True, "options": {"allowedOrigins": f"{ALLOWED},{SECOND}"}}, False),
+    "basic": (
+        "0c4f7b1e-0000-4000-8000-000000000002",
+        {"public": True, "authentication": "basicAuth", "options": {}},
+        True,
+    ),
+    "basicnocred": (
+        "0c4f7b1e-0000-4000-8000-000000000003",
+        {"public": True, "authentication": "basicAuth", "options": {}},
+        False,
+    ),
+    "user": (
+        "0c4f7b1e-0000-4000-8000-000000000004",
+        {"public": True, "authentication": "n8nUserAuth", "options": {}},
+        False,
+    ),
+    "origin": ("0c4f7b1e-0000-4000-8000-000000000005", {"public": True, "options": {"allowedOrigins": ALLOWED}}, False),
+    "origins": (
+        "0c4f7b1e-0000-4000-8000-000000000006",
+        {"public": True, "options": {"allowedOrigins": f"{ALLOWED},{SECOND}"}},
+        False,
+    ),
     "private": ("0c4f7b1e-0000-4000-8000-000000000007", {"public": False, "options": {}}, False),
-    "embedded": ("0c4f7b1e-0000-4000-8000-000000000008",
-                 {"public": True, "mode": "webhook", "authentication": "basicAuth", "options": {}}, True),
+    "embedded": (
+        "0c4f7b1e-0000-4000-8000-000000000008",
+        {"public": True, "mode": "webhook", "authentication": "basicAuth", "options": {}},
+        True,
+    ),
 }
+
 
 def basic(user: str, password: str) -> dict[str, str]:
     return {"authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
@@ -75,13 +97,25 @@ AUTH_CASES: dict[str, tuple[str, dict[str, str]]] = {
 def chat_workflow(name: str, version: float = 1.4) -> dict[str, Any]:
     """A workflow of one Chat Trigger (answering with the last node, i.e. its own item)."""
     webhook_id, parameters, with_credential = CHATS[name]
-    node: dict[str, Any] = {"parameters": parameters, "name": "When chat message received",
-                            "type": "@n8n/n8n-nodes-langchain.chatTrigger", "typeVersion": version,
-                            "position": [0, 0], "webhookId": webhook_id, "id": webhook_id}
+    node: dict[str, Any] = {
+        "parameters": parameters,
+        "name": "When chat message received",
+        "type": "@n8n/n8n-nodes-langchain.chatTrigger",
+        "typeVersion": version,
+        "position": [0, 0],
+        "webhookId": webhook_id,
+        "id": webhook_id,
+    }
     if with_credential:
         node["credentials"] = {"httpBasicAuth": {"id": CREDENTIAL_ID, "name": "chat basic"}}
-    return {"id": f"chat{name}"[:16].ljust(16, "0"), "name": f"chat {name}", "nodes": [node], "connections": {},
-            "settings": {"executionOrder": "v1"}, "active": False}
+    return {
+        "id": f"chat{name}"[:16].ljust(16, "0"),
+        "name": f"chat {name}",
+        "nodes": [node],
+        "connections": {},
+        "settings": {"executionOrder": "v1"},
+        "active": False,
+    }
 
 
 def write_import(folder: Path) -> None:
@@ -116,14 +150,21 @@ def record(base: str) -> dict[str, Any]:
     url = lambda name: f"{base}/webhook/{CHATS[name][0]}/chat"  # noqa: E731
     get = lambda name, **kw: answer(httpx.get(url(name), timeout=30, **kw))  # noqa: E731
     post = lambda name, **kw: answer(httpx.post(url(name), json=MESSAGE, timeout=30, **kw))  # noqa: E731
-    options = lambda name, origin: answer(httpx.options(url(name), timeout=30, headers={  # noqa: E731
-        "origin": origin, "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type"}))
+
+    def options(name: str, origin: str) -> Any:
+        headers = {
+            "origin": origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+        }
+        return answer(httpx.options(url(name), timeout=30, headers=headers))
+
     out: dict[str, Any] = {}
     out["none_page"] = get("none")
     out["none_post"] = post("none")
-    out["none_load_session"] = answer(httpx.post(url("none"), json={"action": "loadPreviousSession",
-                                                                   "sessionId": "s1"}))
+    out["none_load_session"] = answer(
+        httpx.post(url("none"), json={"action": "loadPreviousSession", "sessionId": "s1"})
+    )
     out["private_page"] = get("private")
     out["private_post"] = post("private")
     for method, call in (("page", get), ("post", post)):

@@ -88,19 +88,29 @@ def golden() -> dict[str, Any]:
     return answers
 
 
-def webhook_workflow(path: str, authentication: str = "none", credential: tuple[str, str] | None = None,
-                     **parameters: Any) -> dict[str, Any]:
+def webhook_workflow(
+    path: str, authentication: str = "none", credential: tuple[str, str] | None = None, **parameters: Any
+) -> dict[str, Any]:
     """A Webhook (answering when received) workflow on ``path``, with ``authentication`` and a credential."""
     node: dict[str, Any] = {
         "parameters": {"path": path, "authentication": authentication, "options": {}, **parameters},
-        "name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
-        "webhookId": str(uuid.uuid4()), "id": str(uuid.uuid4()),
+        "name": "Webhook",
+        "type": "n8n-nodes-base.webhook",
+        "typeVersion": 2,
+        "position": [0, 0],
+        "webhookId": str(uuid.uuid4()),
+        "id": str(uuid.uuid4()),
     }
     if credential is not None:
         kind, cid = credential
         node["credentials"] = {kind: {"id": cid, "name": kind}}
-    return {"id": uuid.uuid4().hex[:16], "name": f"sec {path}", "nodes": [node], "connections": {},
-            "settings": {"executionOrder": "v1"}}
+    return {
+        "id": uuid.uuid4().hex[:16],
+        "name": f"sec {path}",
+        "nodes": [node],
+        "connections": {},
+        "settings": {"executionOrder": "v1"},
+    }
 
 
 def unique(prefix: str) -> str:

@@ -41,8 +41,9 @@ def chat_golden() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def chats(server: Server) -> Chats:
-    created = server.owner.post("/rest/credentials", json={"name": "chat basic", "type": "httpBasicAuth",
-                                                           "data": BASIC})
+    created = server.owner.post(
+        "/rest/credentials", json={"name": "chat basic", "type": "httpBasicAuth", "data": BASIC}
+    )
     assert created.status_code == 201, created.text
     out: Chats = {}
     for name in CHATS:
@@ -77,16 +78,21 @@ def _headers(server: Server, headers: dict[str, str]) -> dict[str, str]:
 #: n8n answers these differently on purpose (see the module docstring) or for a reason outside auth: in
 #: ``webhook`` mode n8n runs the workflow on ``GET`` and answers ``firstEntryJson``; Weft serves no page there.
 _ELSEWHERE = {"user_{}_garbage_cookie", "embedded_{}_ok"}
-CASES = [(case.format(method), method, origin) for case in AUTH_CASES if case not in _ELSEWHERE
-         for method in ("page", "post") for origin in (False, True)
-         if origin or case.startswith("user")]  # basic auth without Origin was already n8n's (tests/server)
+CASES = [
+    (case.format(method), method, origin)
+    for case in AUTH_CASES
+    if case not in _ELSEWHERE
+    for method in ("page", "post")
+    for origin in (False, True)
+    if origin or case.startswith("user")
+]  # basic auth without Origin was already n8n's (tests/server)
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-@pytest.mark.parametrize(("case", "method", "origin"), CASES, ids=[f"{c}{'-origin' if o else ''}"
-                                                                   for c, _, o in CASES])
-def test_chat_auth_answers_as_n8n(case: str, method: str, origin: bool, version: float, server: Server,
-                                  chats: Chats, chat_golden: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("case", "method", "origin"), CASES, ids=[f"{c}{'-origin' if o else ''}" for c, _, o in CASES])
+def test_chat_auth_answers_as_n8n(
+    case: str, method: str, origin: bool, version: float, server: Server, chats: Chats, chat_golden: dict[str, Any]
+) -> None:
     name, headers = AUTH_CASES[next(c for c in AUTH_CASES if c.format(method) == case)]
     webhook_id, workflow_id = chats[name, version]
     extra = {"origin": FOREIGN} if origin else {}
@@ -99,8 +105,9 @@ def test_chat_auth_answers_as_n8n(case: str, method: str, origin: bool, version:
 
 @pytest.mark.parametrize("cookie", ["garbage", "logged-out", "expired"])
 @pytest.mark.parametrize("version", VERSIONS)
-def test_a_session_that_is_not_live_is_refused(cookie: str, version: float, server: Server, chats: Chats,
-                                               chat_golden: dict[str, Any]) -> None:
+def test_a_session_that_is_not_live_is_refused(
+    cookie: str, version: float, server: Server, chats: Chats, chat_golden: dict[str, Any]
+) -> None:
     owner = server.instance.store.users.owner()
     assert owner is not None
     token = f"{cookie}-{uuid.uuid4().hex}"
@@ -118,8 +125,7 @@ def test_a_session_that_is_not_live_is_refused(cookie: str, version: float, serv
     assert _call(server, webhook_id, "post", {"cookie": f"n8n-auth={live}"}) == chat_golden["user_post_ok"]
 
 
-def test_the_session_cookie_is_found_among_others(server: Server, chats: Chats,
-                                                  chat_golden: dict[str, Any]) -> None:
+def test_the_session_cookie_is_found_among_others(server: Server, chats: Chats, chat_golden: dict[str, Any]) -> None:
     webhook_id, _ = chats["user", 1.4]
     cookie = f"a=1; n8n-auth={server.owner.cookies['n8n-auth']}; b=2"
     assert _call(server, webhook_id, "post", {"cookie": cookie}) == chat_golden["user_post_ok"]
@@ -132,24 +138,37 @@ ORIGINS = {"foreign": FOREIGN, "allowed": ALLOWED, "second": SECOND}
 
 @pytest.mark.parametrize("chat", ["none", "origin", "origins"])
 @pytest.mark.parametrize("origin", sorted(ORIGINS))
-def test_allowed_origins_as_n8n(chat: str, origin: str, server: Server, chats: Chats,
-                                chat_golden: dict[str, Any]) -> None:
+def test_allowed_origins_as_n8n(
+    chat: str, origin: str, server: Server, chats: Chats, chat_golden: dict[str, Any]
+) -> None:
     webhook_id, _ = chats[chat, 1.4]
     posted = _call(server, webhook_id, "post", {"origin": ORIGINS[origin]})
     assert posted == chat_golden[f"{chat}_post_{origin}_origin"]
-    preflight = httpx.options(f"{server.url}/webhook/{webhook_id}/chat", headers={
-        "origin": ORIGINS[origin], "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type"})
+    preflight = httpx.options(
+        f"{server.url}/webhook/{webhook_id}/chat",
+        headers={
+            "origin": ORIGINS[origin],
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+        },
+    )
     assert _answer(preflight) == chat_golden[f"{chat}_options_{origin}_origin"]
     page = _call(server, webhook_id, "page", {"origin": FOREIGN})
     assert page == chat_golden[f"{chat}_page_foreign_origin"]
 
 
-def test_a_refused_preflight_still_gets_n8ns_cors_headers(server: Server, chats: Chats,
-                                                          chat_golden: dict[str, Any]) -> None:
+def test_a_refused_preflight_still_gets_n8ns_cors_headers(
+    server: Server, chats: Chats, chat_golden: dict[str, Any]
+) -> None:
     webhook_id, _ = chats["basic", 1.4]
-    preflight = httpx.options(f"{server.url}/webhook/{webhook_id}/chat", headers={
-        "origin": FOREIGN, "access-control-request-method": "POST", "access-control-request-headers": "content-type"})
+    preflight = httpx.options(
+        f"{server.url}/webhook/{webhook_id}/chat",
+        headers={
+            "origin": FOREIGN,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+        },
+    )
     assert _answer(preflight) == chat_golden["basic_options_foreign_origin"]
 
 

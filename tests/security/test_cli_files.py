@@ -33,10 +33,12 @@ def _user_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("command", [["execute", "--file"], ["import:workflow", "--input"],
-                                     ["import:credentials", "--input"]])
-def test_an_unreadable_file_is_a_clean_exit_2(command: list[str], kind: str, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "command", [["execute", "--file"], ["import:workflow", "--input"], ["import:credentials", "--input"]]
+)
+def test_an_unreadable_file_is_a_clean_exit_2(
+    command: list[str], kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _file(tmp_path, kind)
     if kind == "folder" and command[0] == "import:workflow":
         path = path / "inner.json"  # a folder is a valid input there: its bad file is what fails

@@ -20,13 +20,25 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def _spinning_workflow(path: str) -> dict[str, Any]:
     return {
-        "id": uuid.uuid4().hex[:16], "name": f"spin {path}", "settings": {"executionOrder": "v1"},
+        "id": uuid.uuid4().hex[:16],
+        "name": f"spin {path}",
+        "settings": {"executionOrder": "v1"},
         "nodes": [
-            {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
-             "webhookId": str(uuid.uuid4()),
-             "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
-            {"name": "Spin", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0],
-             "parameters": {"jsCode": "while (true) {}"}},
+            {
+                "name": "Webhook",
+                "type": "n8n-nodes-base.webhook",
+                "typeVersion": 2,
+                "position": [0, 0],
+                "webhookId": str(uuid.uuid4()),
+                "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}},
+            },
+            {
+                "name": "Spin",
+                "type": "n8n-nodes-base.code",
+                "typeVersion": 2,
+                "position": [200, 0],
+                "parameters": {"jsCode": "while (true) {}"},
+            },
         ],
         "connections": {"Webhook": {"main": [[{"node": "Spin", "type": "main", "index": 0}]]}},
     }

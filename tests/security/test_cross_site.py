@@ -23,8 +23,12 @@ def test_a_cross_origin_form_post_is_refused(server: Server) -> None:
     for path in ("/rest/workflows/anything/activate", "/rest/workflows/anything/run", "/rest/logout"):
         refused = server.owner.post(path, headers=form)
         assert refused.status_code == 403, path
-    assert server.owner.post("/rest/credentials", headers={"sec-fetch-site": "cross-site"},
-                             json={"name": "x", "type": "t", "data": {}}).status_code == 403
+    assert (
+        server.owner.post(
+            "/rest/credentials", headers={"sec-fetch-site": "cross-site"}, json={"name": "x", "type": "t", "data": {}}
+        ).status_code
+        == 403
+    )
 
 
 def test_same_origin_and_non_browser_calls_pass(server: Server) -> None:
@@ -38,11 +42,13 @@ def test_allowed_hosts_come_from_the_public_url_and_the_setting() -> None:
     from weft.server.security import allowed_hosts, host_name
     from weft.settings import Settings
 
-    hosts = allowed_hosts(Settings.from_env({"WEFT_PUBLIC_URL": "https://weft.example.org/",
-                                             "WEFT_ALLOWED_HOSTS": "Other.example, 10.0.0.5"}))
+    hosts = allowed_hosts(
+        Settings.from_env(
+            {"WEFT_PUBLIC_URL": "https://weft.example.org/", "WEFT_ALLOWED_HOSTS": "Other.example, 10.0.0.5"}
+        )
+    )
     assert hosts is not None
     assert {"weft.example.org", "other.example", "10.0.0.5", "localhost", "127.0.0.1", "::1"} <= hosts
     assert "evil.example" not in hosts
     assert allowed_hosts(Settings.from_env({"WEFT_ALLOWED_HOSTS": "*"})) is None
-    assert [host_name(h) for h in ("[::1]:5678", "Example.ORG:80", "localhost")] == ["::1", "example.org",
-                                                                                     "localhost"]
+    assert [host_name(h) for h in ("[::1]:5678", "Example.ORG:80", "localhost")] == ["::1", "example.org", "localhost"]

@@ -43,8 +43,10 @@ def test_a_streamed_body_over_the_limit_is_refused(server: Server) -> None:
 
     refused = httpx.post(f"{server.url}/webhook/{path}", content=chunks(), headers={"content-type": "text/plain"})
     assert refused.status_code == 413 and "WEFT_PAYLOAD_SIZE_MAX" in refused.json()["message"]
-    assert server.owner.post("/rest/workflows", content=chunks(),
-                             headers={"content-type": "application/json"}).status_code == 413
+    assert (
+        server.owner.post("/rest/workflows", content=chunks(), headers={"content-type": "application/json"}).status_code
+        == 413
+    )
 
 
 def test_the_limit_is_configurable_in_mib() -> None:
@@ -69,8 +71,9 @@ def test_a_10000_level_body_is_a_clean_400(server: Server) -> None:
 def test_a_900_level_body_is_stored_and_readable(server: Server) -> None:
     path = unique("deep900")
     workflow_id = server.import_workflow(webhook_workflow(path, httpMethod="POST"))
-    accepted = httpx.post(f"{server.url}/webhook/{path}", content=_nested(900),
-                          headers={"content-type": "application/json"})
+    accepted = httpx.post(
+        f"{server.url}/webhook/{path}", content=_nested(900), headers={"content-type": "application/json"}
+    )
     assert accepted.status_code == 200
     rows = wait_for(lambda: [r for r in server.executions(workflow_id) if r["status"] == "success"])
     read = server.owner.get(f"/rest/executions/{rows[0]['id']}")
@@ -88,26 +91,43 @@ def test_workflow_ids_are_validated(server: Server) -> None:
         refused = server.owner.post("/rest/workflows/import", json=data)
         assert refused.status_code == 400, bad
         assert server.owner.post("/rest/workflows", json=data).status_code == 400
-    assert server.owner.post("/rest/workflows", json={"id": "a" * 21, "name": "x", "nodes": [],
-                                                      "connections": {}}).status_code == 201
+    assert (
+        server.owner.post(
+            "/rest/workflows", json={"id": "a" * 21, "name": "x", "nodes": [], "connections": {}}
+        ).status_code
+        == 201
+    )
 
 
 def test_workflow_names_are_validated(server: Server) -> None:
     refused = server.owner.post("/rest/workflows", json={"name": "n" * 100_000, "nodes": [], "connections": {}})
     assert refused.status_code == 400 and "1 to 128 characters" in refused.json()["message"]
     assert server.owner.post("/rest/workflows", json={"name": "", "nodes": [], "connections": {}}).status_code == 400
-    assert server.owner.post("/rest/workflows", json={"name": "n" * 128, "nodes": [],
-                                                      "connections": {}}).status_code == 201
+    assert (
+        server.owner.post("/rest/workflows", json={"name": "n" * 128, "nodes": [], "connections": {}}).status_code
+        == 201
+    )
 
 
 def _failing_workflow() -> dict[str, Any]:
     return {
-        "name": "fails", "settings": {"executionOrder": "v1"},
+        "name": "fails",
+        "settings": {"executionOrder": "v1"},
         "nodes": [
-            {"parameters": {}, "name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1,
-             "position": [0, 0]},
-            {"parameters": {"errorMessage": "stop here"}, "name": "Stop", "type": "n8n-nodes-base.stopAndError",
-             "typeVersion": 1, "position": [200, 0]},
+            {
+                "parameters": {},
+                "name": "Start",
+                "type": "n8n-nodes-base.manualTrigger",
+                "typeVersion": 1,
+                "position": [0, 0],
+            },
+            {
+                "parameters": {"errorMessage": "stop here"},
+                "name": "Stop",
+                "type": "n8n-nodes-base.stopAndError",
+                "typeVersion": 1,
+                "position": [200, 0],
+            },
         ],
         "connections": {"Start": {"main": [[{"node": "Stop", "type": "main", "index": 0}]]}},
     }
@@ -126,8 +146,13 @@ def test_execution_errors_over_rest_carry_no_traceback(server: Server, caplog: p
 
 
 def test_a_deeply_nested_workflow_is_a_clean_400(server: Server) -> None:
-    node = {"name": "S", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [0, 0],
-            "parameters": {"x": "PLACEHOLDER"}}
+    node = {
+        "name": "S",
+        "type": "n8n-nodes-base.noOp",
+        "typeVersion": 1,
+        "position": [0, 0],
+        "parameters": {"x": "PLACEHOLDER"},
+    }
     body = json.dumps({"name": "deep", "nodes": [node], "connections": {}}).replace('"PLACEHOLDER"', _nested(800))
     refused = server.owner.post("/rest/workflows", content=body, headers={"content-type": "application/json"})
     assert refused.status_code == 400 and "levels deep" in refused.json()["message"]

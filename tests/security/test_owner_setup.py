@@ -26,8 +26,9 @@ def test_a_fresh_server_says_how_to_set_up_the_owner(tmp_path: Path, caplog: pyt
     assert "No owner account yet" in caplog.text and "/rest/owner/setup" in caplog.text
 
 
-def test_user_management_reset_removes_the_owner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_user_management_reset_removes_the_owner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("WEFT_USER_FOLDER", str(tmp_path))
     monkeypatch.delenv("WEFT_DATABASE_URL", raising=False)
     store = open_store(Settings.from_env())

@@ -10,9 +10,20 @@ import pytest
 
 from .conftest import Server, unique, webhook_workflow
 
-MANUAL = {"name": "public", "nodes": [{"parameters": {}, "name": "Start", "type": "n8n-nodes-base.manualTrigger",
-                                       "typeVersion": 1, "position": [0, 0]}],
-          "connections": {}, "settings": {"executionOrder": "v1"}}
+MANUAL = {
+    "name": "public",
+    "nodes": [
+        {
+            "parameters": {},
+            "name": "Start",
+            "type": "n8n-nodes-base.manualTrigger",
+            "typeVersion": 1,
+            "position": [0, 0],
+        }
+    ],
+    "connections": {},
+    "settings": {"executionOrder": "v1"},
+}
 
 
 @pytest.fixture
@@ -51,8 +62,9 @@ def test_a_workflow_body_needs_settings_as_n8n(api: httpx.Client, golden: dict[s
 def test_activate_and_deactivate(api: httpx.Client, server: Server) -> None:
     path = unique("pub")
     workflow = webhook_workflow(path)
-    created = api.post("/api/v1/workflows", json={k: workflow[k] for k in ("name", "nodes", "connections",
-                                                                          "settings")}).json()
+    created = api.post(
+        "/api/v1/workflows", json={k: workflow[k] for k in ("name", "nodes", "connections", "settings")}
+    ).json()
     activated = api.post(f"/api/v1/workflows/{created['id']}/activate")
     assert activated.status_code == 200 and activated.json()["active"] is True
     assert httpx.get(f"{server.url}/webhook/{path}").status_code == 200
@@ -75,12 +87,14 @@ def test_executions_list_and_get(api: httpx.Client, server: Server, golden: dict
     assert api.get(f"/api/v1/executions/{rows[0]['id']}").json()["id"] == rows[0]["id"]
     missing = api.get("/api/v1/executions/999999")
     assert {"status": missing.status_code, "body": missing.json()} == golden["auth"]["public_full"][
-        "get_execution_missing"]
+        "get_execution_missing"
+    ]
 
 
 def test_credentials_create_and_delete(api: httpx.Client, golden: dict[str, Any]) -> None:
-    created = api.post("/api/v1/credentials", json={"name": "pc", "type": "httpHeaderAuth",
-                                                   "data": {"name": "X-A", "value": "b"}})
+    created = api.post(
+        "/api/v1/credentials", json={"name": "pc", "type": "httpHeaderAuth", "data": {"name": "X-A", "value": "b"}}
+    )
     assert created.status_code == golden["auth"]["public_full"]["create_credential"]["status"]
     assert {"id", "name", "type", "createdAt", "updatedAt"} <= set(created.json()) and "data" not in created.json()
     deleted = api.delete(f"/api/v1/credentials/{created.json()['id']}")

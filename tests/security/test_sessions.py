@@ -64,11 +64,13 @@ def test_login_and_logout_as_n8n(server: Server, golden: dict[str, Any]) -> None
     with server.client() as client:
         login = client.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": OWNER["password"]})
         assert login.status_code == golden["auth"]["login"]["status"]
-        assert set(login.json()["data"]) >= set(golden["auth"]["login"]["body"]["data"]) - {"featureFlags",
-                                                                                             "globalScopes",
-                                                                                             "lastActiveAt",
-                                                                                             "mfaAuthenticated",
-                                                                                             "settings"}
+        assert set(login.json()["data"]) >= set(golden["auth"]["login"]["body"]["data"]) - {
+            "featureFlags",
+            "globalScopes",
+            "lastActiveAt",
+            "mfaAuthenticated",
+            "settings",
+        }
         assert client.get("/rest/login").json()["data"]["email"] == OWNER["email"]
         cookie = client.cookies["n8n-auth"]
         assert _answer(client.post("/rest/logout")) == golden["auth"]["logout"]

@@ -18,16 +18,21 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from .conftest import Server, unique, webhook_workflow
 
 _RSA = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-PRIVATE = _RSA.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption()).decode()
-PUBLIC = _RSA.public_key().public_bytes(serialization.Encoding.PEM,
-                                        serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+PRIVATE = _RSA.private_bytes(
+    serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+).decode()
+PUBLIC = (
+    _RSA.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+)
 CREDENTIALS = {
     "basic": ("httpBasicAuth", {"user": "alice", "password": "s3cret"}, "basicAuth"),
     "header": ("httpHeaderAuth", {"name": "X-Api-Token", "value": "tok-123"}, "headerAuth"),
     "jwths": ("jwtAuth", {"keyType": "passphrase", "secret": "hs-secret", "algorithm": "HS256"}, "jwtAuth"),
-    "jwtrs": ("jwtAuth", {"keyType": "pemKey", "privateKey": PRIVATE, "publicKey": PUBLIC, "algorithm": "RS256"},
-              "jwtAuth"),
+    "jwtrs": (
+        "jwtAuth",
+        {"keyType": "pemKey", "privateKey": PRIVATE, "publicKey": PUBLIC, "algorithm": "RS256"},
+        "jwtAuth",
+    ),
 }
 
 
@@ -79,8 +84,10 @@ def paths(server: Server) -> dict[str, tuple[str, str]]:
         created = server.owner.post("/rest/credentials", json={"name": kind, "type": credential_type, "data": data})
         assert created.status_code == 201, created.text
         path = unique(kind)
-        out[kind] = (path, server.import_workflow(webhook_workflow(path, method, (credential_type,
-                                                                                    created.json()["data"]["id"]))))
+        out[kind] = (
+            path,
+            server.import_workflow(webhook_workflow(path, method, (credential_type, created.json()["data"]["id"]))),
+        )
     path = unique("basicnocred")
     out["basicnocred"] = (path, server.import_workflow(webhook_workflow(path, "basicAuth")))
     return out
@@ -98,8 +105,7 @@ def _answer(response: httpx.Response) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_refused_as_n8n(case: str, server: Server, paths: dict[str, tuple[str, str]],
-                        golden: dict[str, Any]) -> None:
+def test_refused_as_n8n(case: str, server: Server, paths: dict[str, tuple[str, str]], golden: dict[str, Any]) -> None:
     kind, headers = CASES[case]
     path, workflow_id = paths[kind]
     assert _answer(httpx.get(f"{server.url}/webhook/{path}", headers=headers())) == golden["webhook"][case]
@@ -107,8 +113,7 @@ def test_refused_as_n8n(case: str, server: Server, paths: dict[str, tuple[str, s
 
 
 @pytest.mark.parametrize("case", sorted(ACCEPTED))
-def test_accepted_as_n8n(case: str, server: Server, paths: dict[str, tuple[str, str]],
-                         golden: dict[str, Any]) -> None:
+def test_accepted_as_n8n(case: str, server: Server, paths: dict[str, tuple[str, str]], golden: dict[str, Any]) -> None:
     kind, headers = ACCEPTED[case]
     response = httpx.get(f"{server.url}/webhook/{paths[kind][0]}", headers=headers())
     assert response.status_code == golden["webhook"][case]["status"]
@@ -139,14 +144,15 @@ def test_test_webhooks_check_it_too(server: Server, paths: dict[str, tuple[str, 
     assert refused.status_code == 403 and refused.text == "Authorization data is wrong!"
 
 
-def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: Server,
-                                                                       golden: dict[str, Any]) -> None:
+def test_a_wait_nodes_resume_webhook_checks_its_incoming_authentication(server: Server, golden: dict[str, Any]) -> None:
     import json
     from pathlib import Path
 
     data = json.loads((Path(__file__).parents[2] / "examples" / "wait_approval.json").read_text())
-    created = server.owner.post("/rest/credentials", json={"name": "resume", "type": "httpHeaderAuth",
-                                                          "data": {"name": "X-Api-Token", "value": "tok-123"}})
+    created = server.owner.post(
+        "/rest/credentials",
+        json={"name": "resume", "type": "httpHeaderAuth", "data": {"name": "X-Api-Token", "value": "tok-123"}},
+    )
     path = unique("resume")
     data["id"] = unique("w")[:16]
     for node in data["nodes"]:

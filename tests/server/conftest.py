@@ -98,8 +98,9 @@ def log_in(client: httpx.Client) -> httpx.Client:
     """Set up the instance owner (on a fresh instance) or log in as it: the client then holds the session cookie."""
     response = client.post("/rest/owner/setup", json=OWNER)
     if response.status_code != 200:
-        response = client.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"],
-                                                     "password": OWNER["password"]})
+        response = client.post(
+            "/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": OWNER["password"]}
+        )
     assert response.status_code == 200, response.text
     return client
 

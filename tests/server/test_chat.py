@@ -39,8 +39,10 @@ def chat_workflow(
         connect("Model", "AI Agent", type_="ai_languageModel"),
     ]
     if memory:
-        parts += [node("Simple Memory", LC + "memoryBufferWindow", {}, version=1.3),
-                  connect("Simple Memory", "AI Agent", type_="ai_memory")]
+        parts += [
+            node("Simple Memory", LC + "memoryBufferWindow", {}, version=1.3),
+            connect("Simple Memory", "AI Agent", type_="ai_memory"),
+        ]
     previous = "AI Agent"
     for extra in after or []:
         parts += [extra, connect(previous, extra["name"])]
@@ -110,9 +112,14 @@ def test_the_test_url_runs_an_inactive_saved_workflow(live: LiveServer) -> None:
 
 
 def test_basic_auth(live: LiveServer) -> None:
-    created = live.client.post("/rest/credentials", json={"name": f"chat-{uuid.uuid4().hex[:6]}",
-                                                          "type": "httpBasicAuth",
-                                                          "data": {"user": "ada", "password": "secret"}})
+    created = live.client.post(
+        "/rest/credentials",
+        json={
+            "name": f"chat-{uuid.uuid4().hex[:6]}",
+            "type": "httpBasicAuth",
+            "data": {"user": "ada", "password": "secret"},
+        },
+    )
     assert created.status_code == 201, created.text
     credential = created.json()["data"]
     data, webhook_id = chat_workflow(["Welcome"], authentication="basicAuth")
@@ -143,8 +150,12 @@ def test_n8n_user_auth_needs_a_login_session(live: LiveServer) -> None:
 
 
 def test_respond_to_chat_answers_in_response_node_mode(live: LiveServer) -> None:
-    respond = node("Respond to Chat", LC + "chat", {"message": "=Agent says: {{ $json.output }}",
-                                                    "waitUserReply": False}, version=1.2)
+    respond = node(
+        "Respond to Chat",
+        LC + "chat",
+        {"message": "=Agent says: {{ $json.output }}", "waitUserReply": False},
+        version=1.2,
+    )
     data, webhook_id = chat_workflow(["42"], options={"responseMode": "responseNodes"}, after=[respond])
     activate(live, data)
     response = live.client.post(f"/webhook/{webhook_id}/chat", json=message("The answer?"))
@@ -194,8 +205,10 @@ def test_unknown_chat_ids_and_bad_bodies(live: LiveServer) -> None:
     json_type = {"content-type": "application/json"}
     bad = live.client.post(f"/webhook/{webhook_id}/chat", content=b"{nope", headers=json_type)
     assert bad.status_code == 400
-    preflight = live.client.options(f"/webhook/{webhook_id}/chat", headers={
-        "origin": "https://example.com", "access-control-request-method": "POST"})
+    preflight = live.client.options(
+        f"/webhook/{webhook_id}/chat",
+        headers={"origin": "https://example.com", "access-control-request-method": "POST"},
+    )
     assert preflight.status_code == 204
     assert preflight.headers["access-control-allow-origin"] == "https://example.com"
 
@@ -212,15 +225,24 @@ def test_files_become_binary_data(live: LiveServer) -> None:
     assert response.json() == {"output": "Got your file"}
     out = last_execution(live, data["id"])["data"]["resultData"]["runData"][TRIGGER][0]["data"]["main"][0][0]
     assert out["json"]["chatInput"] == "see attached"
-    assert out["json"]["files"] == [{"mimeType": "text/plain", "fileSize": "5 B", "fileName": "notes.txt",
-                                     "fileExtension": "txt", "fileType": "text", "binaryKey": "data0"}]
+    assert out["json"]["files"] == [
+        {
+            "mimeType": "text/plain",
+            "fileSize": "5 B",
+            "fileName": "notes.txt",
+            "fileExtension": "txt",
+            "fileType": "text",
+            "binaryKey": "data0",
+        }
+    ]
     assert base64.b64decode(out["binary"]["data0"]["data"]) == b"hello"
 
 
 def test_a_webhook_path_ending_in_chat_is_still_a_webhook(live: LiveServer) -> None:
     path = f"hooks-{uuid.uuid4().hex[:8]}/chat"
-    hook = node("Hook", "n8n-nodes-base.webhook", {"path": path, "httpMethod": "POST", "responseMode": "lastNode"},
-                version=2)
+    hook = node(
+        "Hook", "n8n-nodes-base.webhook", {"path": path, "httpMethod": "POST", "responseMode": "lastNode"}, version=2
+    )
     data = workflow(hook, node("Pass", "n8n-nodes-base.noOp"), connect("Hook", "Pass"))
     live.import_workflow(data)
     response = live.client.post(f"/webhook/{path}", json={"a": 1})

@@ -56,8 +56,13 @@ def test_another_session_does_not_see_the_messages(live: LiveServer) -> None:
 def settings(tmp_path: Path) -> Settings:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    return Settings(user_folder=tmp_path, database_url=f"sqlite:///{tmp_path / 'database.sqlite'}",
-                    encryption_key="test-key", port=port, public_url=url + "/")
+    return Settings(
+        user_folder=tmp_path,
+        database_url=f"sqlite:///{tmp_path / 'database.sqlite'}",
+        encryption_key="test-key",
+        port=port,
+        public_url=url + "/",
+    )
 
 
 @pytest.fixture

@@ -34,7 +34,9 @@ def test_the_answer_streams_as_ndjson(live: LiveServer) -> None:
     assert len([c for c in chunks if c["type"] == "item"]) > 1  # token by token, not one piece
     metadata = chunks[0]["metadata"]
     assert {k: metadata[k] for k in ("nodeName", "runIndex", "itemIndex")} == {
-        "nodeName": "AI Agent", "runIndex": 0, "itemIndex": 0,
+        "nodeName": "AI Agent",
+        "runIndex": 0,
+        "itemIndex": 0,
     }
     assert isinstance(metadata["timestamp"], int)
     assert metadata["nodeId"] == next(n["id"] for n in data["nodes"] if n["name"] == "AI Agent")
@@ -44,12 +46,13 @@ def test_the_answer_streams_as_ndjson(live: LiveServer) -> None:
 def test_server_sent_events_when_asked(live: LiveServer) -> None:
     data, webhook_id = chat_workflow(["Streamed as events"], options=STREAMING)
     activate(live, data)
-    response = live.client.post(f"/webhook/{webhook_id}/chat", json=message("Hi"),
-                                headers={"accept": "text/event-stream"})
+    response = live.client.post(
+        f"/webhook/{webhook_id}/chat", json=message("Hi"), headers={"accept": "text/event-stream"}
+    )
     assert response.headers["content-type"] == "text/event-stream; charset=utf-8"
     events = [e for e in response.text.split("\n\n") if e]
     assert all(e.startswith("data: ") for e in events)
-    chunks = [json.loads(e[len("data: "):]) for e in events]
+    chunks = [json.loads(e[len("data: ") :]) for e in events]
     assert "".join(c["content"] for c in chunks if c["type"] == "item") == "Streamed as events"
 
 
@@ -102,4 +105,3 @@ def test_respond_to_chat_streams_its_message(live: LiveServer) -> None:
     chunks = ndjson(live.client.post(f"/webhook/{webhook_id}/chat", json=message("Hi")).text)
     items = [(c["metadata"]["nodeName"], c["content"]) for c in chunks if c["type"] == "item"]
     assert items[-1] == ("Respond to Chat", "Done: ok")
-

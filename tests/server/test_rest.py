@@ -73,8 +73,9 @@ def test_stop_a_waiting_execution(live: LiveServer, path: str) -> None:
 
 
 def test_credentials_never_show_their_data(live: LiveServer) -> None:
-    created = live.client.post("/rest/credentials", json={"name": "Key", "type": "httpHeaderAuth",
-                                                         "data": {"name": "X", "value": "s3cret"}})
+    created = live.client.post(
+        "/rest/credentials", json={"name": "Key", "type": "httpHeaderAuth", "data": {"name": "X", "value": "s3cret"}}
+    )
     assert created.status_code == 201
     credential_id = created.json()["data"]["id"]
     keys = {"id", "name", "type", "createdAt", "updatedAt"}
@@ -91,8 +92,14 @@ def test_credentials_never_show_their_data(live: LiveServer) -> None:
 def test_openapi_documents_the_rest_api(live: LiveServer) -> None:
     schema = live.client.get("/openapi.json").json()
     paths = schema["paths"]
-    for expected in ("/rest/workflows", "/rest/workflows/{workflow_id}/activate", "/rest/executions",
-                     "/rest/executions/{execution_id}/retry", "/rest/executions/{execution_id}/stop",
-                     "/rest/credentials", "/api/v1/workflows"):
+    for expected in (
+        "/rest/workflows",
+        "/rest/workflows/{workflow_id}/activate",
+        "/rest/executions",
+        "/rest/executions/{execution_id}/retry",
+        "/rest/executions/{execution_id}/stop",
+        "/rest/credentials",
+        "/api/v1/workflows",
+    ):
         assert expected in paths
     assert "CredentialOut" in schema["components"]["schemas"]

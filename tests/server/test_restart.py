@@ -28,8 +28,13 @@ class WeftProcess:
 
     def start(self) -> None:
         # its own process group, so that stopping it stops its worker processes too (none is left behind)
-        self.process = subprocess.Popen([sys.executable, "-m", "weft", "start"], env=self.env,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "weft", "start"],
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
         wait_for(self._ready, timeout=30)
 
     def _ready(self) -> bool:
@@ -58,8 +63,14 @@ class WeftProcess:
 def weft_process(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[WeftProcess]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "WEFT_USER_FOLDER": str(tmp_path), "WEFT_PORT": str(port), "WEFT_PUBLIC_URL": url + "/",
-           "WEFT_DATABASE_URL": database_url(request.param, tmp_path, "weft_restart"), "WEFT_WORKERS": "1"}
+    env = {
+        **os.environ,
+        "WEFT_USER_FOLDER": str(tmp_path),
+        "WEFT_PORT": str(port),
+        "WEFT_PUBLIC_URL": url + "/",
+        "WEFT_DATABASE_URL": database_url(request.param, tmp_path, "weft_restart"),
+        "WEFT_WORKERS": "1",
+    }
     process = WeftProcess(env, url)
     yield process
     process.stop(signal.SIGKILL)
@@ -128,14 +139,25 @@ def test_sigterm_stops_the_server_while_an_endless_loop_runs(weft_process: WeftP
     weft_process.env.update(WEFT_MAX_NODE_RUNS="0", WEFT_GRACEFUL_SHUTDOWN_TIMEOUT="1")
     weft_process.start()
     nodes = [
-        {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
-         "webhookId": unique_path("hook"), "parameters": {"path": path, "httpMethod": "POST", "options": {}}},
+        {
+            "name": "Webhook",
+            "type": "n8n-nodes-base.webhook",
+            "typeVersion": 2,
+            "position": [0, 0],
+            "webhookId": unique_path("hook"),
+            "parameters": {"path": path, "httpMethod": "POST", "options": {}},
+        },
         {"name": "A", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [200, 0], "parameters": {}},
         {"name": "B", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "position": [400, 0], "parameters": {}},
     ]
     edge = lambda to: {"main": [[{"node": to, "type": "main", "index": 0}]]}  # noqa: E731
-    data = {"id": unique_path("wf")[:16], "name": "endless", "nodes": nodes, "settings": {"executionOrder": "v1"},
-            "connections": {"Webhook": edge("A"), "A": edge("B"), "B": edge("A")}}
+    data = {
+        "id": unique_path("wf")[:16],
+        "name": "endless",
+        "nodes": nodes,
+        "settings": {"executionOrder": "v1"},
+        "connections": {"Webhook": edge("A"), "A": edge("B"), "B": edge("A")},
+    }
     with httpx.Client(base_url=weft_process.url, timeout=TIMEOUT) as client:
         log_in(client)
         assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201

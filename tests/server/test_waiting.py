@@ -70,8 +70,12 @@ def test_wrong_method_for_the_wait_is_404(live: LiveServer, example: Callable[..
 
 def test_error_execution_conflict_message(live: LiveServer, path: str) -> None:
     data = workflow(
-        node("Webhook", "n8n-nodes-base.webhook", {"httpMethod": "POST", "path": path, "responseMode": "lastNode"},
-             version=2),
+        node(
+            "Webhook",
+            "n8n-nodes-base.webhook",
+            {"httpMethod": "POST", "path": path, "responseMode": "lastNode"},
+            version=2,
+        ),
         node("Fail", "n8n-nodes-base.stopAndError", {"errorMessage": "nope"}, position=(200, 0)),
         connect("Webhook", "Fail"),
     )
@@ -84,14 +88,21 @@ def test_error_execution_conflict_message(live: LiveServer, path: str) -> None:
     signature = live.instance.runner.signer.sign(failed["id"])
     response = live.client.post(f"/webhook-waiting/{failed['id']}", params={"signature": signature})
     assert (response.status_code, response.json()["message"]) == (
-        409, f'The execution "{failed["id"]}" has finished with error.')
+        409,
+        f'The execution "{failed["id"]}" has finished with error.',
+    )
 
 
 def test_time_wait_resumes_from_the_scheduler(live: LiveServer, path: str) -> None:
     data = workflow(
         node("Webhook", "n8n-nodes-base.webhook", {"httpMethod": "POST", "path": path}, version=2),
-        node("Wait", "n8n-nodes-base.wait", {"resume": "webhook", "limitWaitTime": True, "resumeAmount": 1,
-                                             "resumeUnit": "seconds"}, version=1.1, position=(200, 0)),
+        node(
+            "Wait",
+            "n8n-nodes-base.wait",
+            {"resume": "webhook", "limitWaitTime": True, "resumeAmount": 1, "resumeUnit": "seconds"},
+            version=1.1,
+            position=(200, 0),
+        ),
         node("After", position=(400, 0)),
         connect("Webhook", "Wait"),
         connect("Wait", "After"),

@@ -45,8 +45,13 @@ def test_on_received_answers_at_once(live: LiveServer, path: str) -> None:
 def test_last_node_answers_with_the_first_item_and_the_response_code(live: LiveServer, path: str) -> None:
     data = workflow(
         hook(path, "lastNode", responseCode={"values": {"responseCode": 201}}),
-        node("Set", "n8n-nodes-base.set", {"assignments": {"assignments": [
-            {"name": "q", "value": "={{ $json.query.q }}", "type": "string"}]}}, version=3.4, position=(200, 0)),
+        node(
+            "Set",
+            "n8n-nodes-base.set",
+            {"assignments": {"assignments": [{"name": "q", "value": "={{ $json.query.q }}", "type": "string"}]}},
+            version=3.4,
+            position=(200, 0),
+        ),
         connect("Webhook", "Set"),
     )
     live.import_workflow(data)
@@ -61,26 +66,37 @@ def test_last_node_all_entries_and_error(live: LiveServer, path: str) -> None:
     response = live.client.post(f"/webhook/{path}", json={"k": 1})
     assert response.status_code == 200 and response.json()[0]["body"] == {"k": 1}
     failing = unique_fail_path = path + "-fail"
-    live.import_workflow(workflow(
-        hook(unique_fail_path, "lastNode"),
-        node("Fail", "n8n-nodes-base.stopAndError", {"errorMessage": "no"}, position=(200, 0)),
-        connect("Webhook", "Fail"),
-    ))
+    live.import_workflow(
+        workflow(
+            hook(unique_fail_path, "lastNode"),
+            node("Fail", "n8n-nodes-base.stopAndError", {"errorMessage": "no"}, position=(200, 0)),
+            connect("Webhook", "Fail"),
+        )
+    )
     response = live.client.post(f"/webhook/{failing}", json={})
     assert (response.status_code, response.json()) == (500, {"message": "Error in workflow"})
 
 
 def respond(respond_with: str, **params: Any) -> dict[str, Any]:
-    return node("Respond", "n8n-nodes-base.respondToWebhook", {"respondWith": respond_with, **params},
-                version=1.5, position=(200, 0))
+    return node(
+        "Respond",
+        "n8n-nodes-base.respondToWebhook",
+        {"respondWith": respond_with, **params},
+        version=1.5,
+        position=(200, 0),
+    )
 
 
 def test_respond_modes(live: LiveServer, path: str) -> None:
     cases = [
         (respond("text", responseBody="={{ 'hi ' + $json.body.n }}"), 200, "hi 7", "text/html"),
         (respond("noData", options={"responseCode": 204}), 204, "", None),
-        (respond("allIncomingItems", options={"responseHeaders": {"entries": [{"name": "X-Weft", "value": "1"}]}}),
-         200, None, "application/json"),
+        (
+            respond("allIncomingItems", options={"responseHeaders": {"entries": [{"name": "X-Weft", "value": "1"}]}}),
+            200,
+            None,
+            "application/json",
+        ),
         (respond("json", responseBody='{"ok": true}', options={"responseCode": 202}), 202, '{"ok":true}', None),
     ]
     for index, (respond_node, status, text, content_type) in enumerate(cases):
@@ -96,8 +112,13 @@ def test_respond_modes(live: LiveServer, path: str) -> None:
 
 
 def test_redirect_and_all_items_header(live: LiveServer, path: str) -> None:
-    live.import_workflow(workflow(hook(path, "responseNode", "GET"), respond("redirect", redirectURL="https://n8n.io/"),
-                                  connect("Webhook", "Respond")))
+    live.import_workflow(
+        workflow(
+            hook(path, "responseNode", "GET"),
+            respond("redirect", redirectURL="https://n8n.io/"),
+            connect("Webhook", "Respond"),
+        )
+    )
     response = live.client.get(f"/webhook/{path}")
     assert response.status_code == 307 and response.headers["location"] == "https://n8n.io/"
 

@@ -12,11 +12,14 @@ from weft.services.auth import AuthError, AuthService, RateLimiter, check_passwo
 OWNER = {"email": "ada@example.com", "first_name": "Ada", "last_name": "Owner"}
 
 
-@pytest.mark.parametrize(("password", "message"), [
-    ("Short1", "Password must be 8 to 64 characters long."),
-    ("no-digits-Here", "Password must contain at least 1 number."),
-    ("lower-case-42", "Password must contain at least 1 uppercase letter."),
-])
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        ("Short1", "Password must be 8 to 64 characters long."),
+        ("no-digits-Here", "Password must contain at least 1 number."),
+        ("lower-case-42", "Password must contain at least 1 uppercase letter."),
+    ],
+)
 def test_owner_passwords_follow_n8n_rules(store: Store, password: str, message: str) -> None:
     with pytest.raises(AuthError) as refused:
         AuthService(store.users).setup_owner(**OWNER, password=password)

@@ -54,15 +54,25 @@ async def test_a_taken_path_and_a_workflow_without_trigger_are_refused(instance:
 
 
 def test_schedule_rules_become_seconds_first_cron() -> None:
-    rules = [{"field": "seconds", "secondsInterval": 10}, {"field": "minutes", "minutesInterval": 5},
-             {"field": "hours", "hoursInterval": 2, "triggerAtMinute": 15},
-             {"field": "days", "triggerAtHour": 9, "triggerAtMinute": 30},
-             {"field": "weeks", "triggerAtDay": [1, 5], "triggerAtHour": 8},
-             {"field": "months", "triggerAtDayOfMonth": 3, "triggerAtHour": 7},
-             {"field": "cronExpression", "expression": "0 12 * * 1"}]
+    rules = [
+        {"field": "seconds", "secondsInterval": 10},
+        {"field": "minutes", "minutesInterval": 5},
+        {"field": "hours", "hoursInterval": 2, "triggerAtMinute": 15},
+        {"field": "days", "triggerAtHour": 9, "triggerAtMinute": 30},
+        {"field": "weeks", "triggerAtDay": [1, 5], "triggerAtHour": 8},
+        {"field": "months", "triggerAtDayOfMonth": 3, "triggerAtHour": 7},
+        {"field": "cronExpression", "expression": "0 12 * * 1"},
+    ]
     model = NodeModel(name="S", type="n8n-nodes-base.scheduleTrigger", parameters={"rule": {"interval": rules}})
-    assert cron_expressions(model) == ["*/10 * * * * *", "0 */5 * * * *", "0 15 */2 * * *", "0 30 9 */1 * *",
-                                       "0 0 8 * * 1,5", "0 0 7 3 */1 *", "0 0 12 * * 1"]
+    assert cron_expressions(model) == [
+        "*/10 * * * * *",
+        "0 */5 * * * *",
+        "0 15 */2 * * *",
+        "0 30 9 */1 * *",
+        "0 0 8 * * 1,5",
+        "0 0 7 3 */1 *",
+        "0 0 12 * * 1",
+    ]
 
 
 def test_schedule_item_has_n8n_fields() -> None:
@@ -74,10 +84,15 @@ def test_schedule_item_has_n8n_fields() -> None:
 
 
 async def test_an_active_schedule_fires(instance: Instance) -> None:
-    trigger = node("Every second", "n8n-nodes-base.scheduleTrigger",
-                   {"rule": {"interval": [{"field": "seconds", "secondsInterval": 1}]}}, version=1.2)
-    stored = instance.store.workflows.create(workflow(trigger, node("After", position=(200, 0)),
-                                                      connect("Every second", "After")))
+    trigger = node(
+        "Every second",
+        "n8n-nodes-base.scheduleTrigger",
+        {"rule": {"interval": [{"field": "seconds", "secondsInterval": 1}]}},
+        version=1.2,
+    )
+    stored = instance.store.workflows.create(
+        workflow(trigger, node("After", position=(200, 0)), connect("Every second", "After"))
+    )
     instance.schedules.sync({})
     instance.active.listeners.append(instance.schedules.sync)
     await instance.active.activate(stored.id)

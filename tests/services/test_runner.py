@@ -33,9 +33,7 @@ async def test_a_run_is_stored_with_its_data(runner: WorkflowRunner, store: Stor
     assert stored.workflow_data is not None and stored.workflow_data["nodes"][1]["name"] == "Set"
 
 
-async def test_a_failing_execution_is_stored_with_its_error_and_run_data(
-    runner: WorkflowRunner, store: Store
-) -> None:
+async def test_a_failing_execution_is_stored_with_its_error_and_run_data(runner: WorkflowRunner, store: Store) -> None:
     data = manual(node("Fail", "n8n-nodes-base.stopAndError", {"errorMessage": "boom"}), connect("Start", "Fail"))
     result = await runner.run(prepare(data, runner.registry), mode="trigger")
     stored = store.executions.get(result.execution_id)
@@ -75,8 +73,11 @@ async def test_instance_defaults_drop_successes(store: Store, settings: Settings
 
 
 def http_node(credential: dict[str, str] | None) -> dict[str, Any]:
-    params = {"url": "http://127.0.0.1:9/", "authentication": "genericCredentialType",
-              "genericAuthType": "httpHeaderAuth"}
+    params = {
+        "url": "http://127.0.0.1:9/",
+        "authentication": "genericCredentialType",
+        "genericAuthType": "httpHeaderAuth",
+    }
     extra = {"credentials": {"httpHeaderAuth": credential}} if credential else {}
     return node("HTTP", "n8n-nodes-base.httpRequest", params, version=4.2, position=(200, 0), **extra)
 
@@ -114,16 +115,22 @@ def child_workflow() -> dict[str, Any]:
 
 
 def parent_workflow(child_id: str, wait: bool = True) -> dict[str, Any]:
-    call = node("Call", "n8n-nodes-base.executeWorkflow",
-                {"source": "database", "workflowId": child_id, "options": {"waitForSubWorkflow": wait}},
-                version=1.2, position=(200, 0))
-    return workflow(node("Start", "n8n-nodes-base.manualTrigger"), call, connect("Start", "Call"),
-                    pin_data={"Start": [{"json": {"x": 21}}]})
+    call = node(
+        "Call",
+        "n8n-nodes-base.executeWorkflow",
+        {"source": "database", "workflowId": child_id, "options": {"waitForSubWorkflow": wait}},
+        version=1.2,
+        position=(200, 0),
+    )
+    return workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        call,
+        connect("Start", "Call"),
+        pin_data={"Start": [{"json": {"x": 21}}]},
+    )
 
 
-async def test_sub_workflow_from_the_database_runs_as_a_linked_execution(
-    runner: WorkflowRunner, store: Store
-) -> None:
+async def test_sub_workflow_from_the_database_runs_as_a_linked_execution(runner: WorkflowRunner, store: Store) -> None:
     child = store.workflows.create(child_workflow())
     result = await runner.run(prepare(parent_workflow(child.id), runner.registry), mode="trigger")
     assert result.run["status"] == "success", result.run["data"]["resultData"].get("error")

@@ -37,8 +37,9 @@ class Approval(NodeType):
 
 
 def post(body: bytes = b"{}", method: str = "POST") -> IncomingRequest:
-    return IncomingRequest(method=method, path="x", url="http://127.0.0.1/x", body=body,
-                           headers={"content-type": "application/json"})
+    return IncomingRequest(
+        method=method, path="x", url="http://127.0.0.1/x", body=body, headers={"content-type": "application/json"}
+    )
 
 
 def test_signatures_are_hmacs_compared_whole() -> None:
@@ -54,8 +55,9 @@ async def test_resume_node_runs_again_with_the_request(store: Store, settings: S
     registry.register(Approval)
     runner = WorkflowRunner(store, settings, registry)
     try:
-        data = workflow(node("Start", "n8n-nodes-base.manualTrigger"), node("Ask", "test.approval"),
-                        connect("Start", "Ask"))
+        data = workflow(
+            node("Start", "n8n-nodes-base.manualTrigger"), node("Ask", "test.approval"), connect("Start", "Ask")
+        )
         first = await runner.run(prepare(data, registry), mode="trigger")
         assert first.run["status"] == "waiting"
         stored = store.executions.get(first.execution_id)

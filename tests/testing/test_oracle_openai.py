@@ -19,7 +19,9 @@ def test_turns_in_order_then_the_last_repeats_with_templates_filled() -> None:
         first = _ask(server, {"model": "m", "messages": [{"role": "user", "content": "Oslo"}], "tools": tools}).json()
         call = first["choices"][0]["message"]["tool_calls"][0]
         assert (call["id"], call["function"]["name"], call["function"]["arguments"]) == (
-            "call_1_0", "MCP_get_weather", '{"city": "Oslo"}'
+            "call_1_0",
+            "MCP_get_weather",
+            '{"city": "Oslo"}',
         )
         messages = [{"role": "user", "content": "Oslo"}, {"role": "tool", "tool_call_id": "call_1_0", "content": "9C"}]
         for _ in range(2):  # the last turn repeats

@@ -80,8 +80,13 @@ def test_unknown_type_and_bad_version_name_the_node() -> None:
 def test_graph_queries() -> None:
     wf = Workflow.from_json(
         workflow(
-            node("A"), node("B"), node("C"), node("Model"),
-            connect("A", "B"), connect("B", "C"), connect("Model", "B", type_="ai_languageModel"),
+            node("A"),
+            node("B"),
+            node("C"),
+            node("Model"),
+            connect("A", "B"),
+            connect("B", "C"),
+            connect("Model", "B", type_="ai_languageModel"),
         )
     )
     assert wf.parents("C") == ["B", "A"]

@@ -122,8 +122,10 @@ def recover() -> None:
     finally:
         store.close()
     if crashed:
-        print(f"weft: executions {', '.join(crashed)} were left running by a previous process: marked crashed",
-              file=sys.stderr)
+        print(
+            f"weft: executions {', '.join(crashed)} were left running by a previous process: marked crashed",
+            file=sys.stderr,
+        )
 
 
 def _announce(host: str, port: int, workers: int) -> None:

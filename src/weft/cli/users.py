@@ -14,8 +14,9 @@ from weft.cli._store import open_instance
 
 
 def register(commands: Any) -> None:
-    cmd = commands.add_parser("user-management:reset", help="reset the owner account, sessions and API keys",
-                              description=__doc__)
+    cmd = commands.add_parser(
+        "user-management:reset", help="reset the owner account, sessions and API keys", description=__doc__
+    )
     cmd.set_defaults(handler=reset_command)
 
 
@@ -29,6 +30,9 @@ def reset_command(args: argparse.Namespace) -> int:
     finally:
         store.close()
     print("Successfully reset the database to default user state.")
-    print(f"Set up the owner again: POST {settings.public_url}rest/owner/setup "
-          '{"email", "firstName", "lastName", "password"}', file=sys.stderr)
+    print(
+        f"Set up the owner again: POST {settings.public_url}rest/owner/setup "
+        '{"email", "firstName", "lastName", "password"}',
+        file=sys.stderr,
+    )
     return 0

@@ -32,8 +32,12 @@ class StoredTag:
         return cls(id=row.id, name=row.name, created_at=row.created_at, updated_at=row.updated_at)
 
     def to_json(self) -> dict[str, Any]:
-        return {"createdAt": to_iso(self.created_at), "updatedAt": to_iso(self.updated_at), "id": self.id,
-                "name": self.name}
+        return {
+            "createdAt": to_iso(self.created_at),
+            "updatedAt": to_iso(self.updated_at),
+            "id": self.id,
+            "name": self.name,
+        }
 
 
 class TagRepository:
@@ -86,8 +90,10 @@ class TagRepository:
     def of_workflow(self, workflow_id: str) -> builtins.list[StoredTag]:
         with self._db.sessions() as session:
             rows = session.scalars(
-                select(TagEntity).join(WorkflowTagEntity, WorkflowTagEntity.tag_id == TagEntity.id)
-                .where(WorkflowTagEntity.workflow_id == workflow_id).order_by(TagEntity.name)
+                select(TagEntity)
+                .join(WorkflowTagEntity, WorkflowTagEntity.tag_id == TagEntity.id)
+                .where(WorkflowTagEntity.workflow_id == workflow_id)
+                .order_by(TagEntity.name)
             )
             return [StoredTag.of(row) for row in rows]
 

@@ -42,17 +42,34 @@ class StoredUser:
 
     @classmethod
     def of(cls, row: UserEntity) -> StoredUser:
-        return cls(id=row.id, email=row.email, first_name=row.first_name, last_name=row.last_name,
-                   password_hash=row.password, role=row.role, disabled=row.disabled, created_at=row.created_at,
-                   updated_at=row.updated_at)
+        return cls(
+            id=row.id,
+            email=row.email,
+            first_name=row.first_name,
+            last_name=row.last_name,
+            password_hash=row.password,
+            role=row.role,
+            disabled=row.disabled,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """n8n's public user (``toPublic``), without the password."""
         return {
-            "id": self.id, "email": self.email, "firstName": self.first_name, "lastName": self.last_name,
-            "createdAt": to_iso(self.created_at), "updatedAt": to_iso(self.updated_at), "role": self.role,
-            "isOwner": self.role == OWNER_ROLE, "isPending": self.password_hash is None, "disabled": self.disabled,
-            "mfaEnabled": False, "signInType": "email", "personalizationAnswers": None,
+            "id": self.id,
+            "email": self.email,
+            "firstName": self.first_name,
+            "lastName": self.last_name,
+            "createdAt": to_iso(self.created_at),
+            "updatedAt": to_iso(self.updated_at),
+            "role": self.role,
+            "isOwner": self.role == OWNER_ROLE,
+            "isPending": self.password_hash is None,
+            "disabled": self.disabled,
+            "mfaEnabled": False,
+            "signInType": "email",
+            "personalizationAnswers": None,
         }
 
 
@@ -70,16 +87,30 @@ class StoredApiKey:
 
     @classmethod
     def of(cls, row: ApiKeyEntity) -> StoredApiKey:
-        return cls(id=row.id, user_id=row.user_id, label=row.label, hint=row.hint, scopes=list(row.scopes),
-                   audience=row.audience, expires_at=row.expires_at, created_at=row.created_at,
-                   updated_at=row.updated_at)
+        return cls(
+            id=row.id,
+            user_id=row.user_id,
+            label=row.label,
+            hint=row.hint,
+            scopes=list(row.scopes),
+            audience=row.audience,
+            expires_at=row.expires_at,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """n8n's redacted key: ``apiKey`` is six ``*`` and the last four characters."""
         return {
-            "id": self.id, "label": self.label, "apiKey": "******" + self.hint, "scopes": self.scopes,
-            "audience": self.audience, "userId": self.user_id, "expiresAt": self.expires_at,
-            "createdAt": to_iso(self.created_at), "updatedAt": to_iso(self.updated_at),
+            "id": self.id,
+            "label": self.label,
+            "apiKey": "******" + self.hint,
+            "scopes": self.scopes,
+            "audience": self.audience,
+            "userId": self.user_id,
+            "expiresAt": self.expires_at,
+            "createdAt": to_iso(self.created_at),
+            "updatedAt": to_iso(self.updated_at),
         }
 
 
@@ -154,11 +185,20 @@ class UserRepository:
 
     # -- API keys ---------------------------------------------------------------------------------------------
 
-    def create_api_key(self, user_id: str, *, key: str, label: str, scopes: list[str], audience: str,
-                       expires_at: int | None) -> StoredApiKey:
+    def create_api_key(
+        self, user_id: str, *, key: str, label: str, scopes: list[str], audience: str, expires_at: int | None
+    ) -> StoredApiKey:
         with self._db.transaction() as session:
-            row = ApiKeyEntity(id=str(uuid.uuid4()), user_id=user_id, label=label, api_key=digest(key),
-                               hint=key[-4:], scopes=scopes, audience=audience, expires_at=expires_at)
+            row = ApiKeyEntity(
+                id=str(uuid.uuid4()),
+                user_id=user_id,
+                label=label,
+                api_key=digest(key),
+                hint=key[-4:],
+                scopes=scopes,
+                audience=audience,
+                expires_at=expires_at,
+            )
             session.add(row)
             session.flush()
             return StoredApiKey.of(row)

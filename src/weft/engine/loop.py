@@ -20,6 +20,7 @@ from typing import Any
 
 from weft.engine import inputs, outcomes, scheduling
 from weft.engine.context import _BaseContext, wrap_node_error
+from weft.engine.entry_metadata import EntryMetadata
 from weft.engine.hooks import ExecutionHooks, HookName
 from weft.engine.irun import build_run
 from weft.engine.node_shape import declared_inputs, main_output_count, required_inputs
@@ -159,9 +160,7 @@ class Execution:
         timeout = self.workflow.settings.executionTimeout
         timer = None
         if timeout is not None and timeout > 0:
-            timer = asyncio.get_running_loop().call_later(
-                timeout, self.cancel, TimeoutExecutionCancelledError(timeout)
-            )
+            timer = asyncio.get_running_loop().call_later(timeout, self.cancel, TimeoutExecutionCancelledError(timeout))
         task: asyncio.Task[Run] = asyncio.ensure_future(self._run_loop(resumed))
         self._task = task
         try:
@@ -209,7 +208,7 @@ class Execution:
         if connection_input is None:
             return self._skip(f"{name}:{run_index}")
         task = task_started(entry, self.next_execution_index())
-        if not (entry.get("metadata") or {}).get("nodeWasResumed"):
+        if not EntryMetadata.of(entry).node_was_resumed:
             await self.hooks.run("nodeExecuteBefore", name, task)
         # 2. run it
         output, error = await self._run_with_retries(entry, node_type, run_index, connection_input)
@@ -386,6 +385,7 @@ class Execution:
             return
         head = self.stack[0]
         head["node"] = {**head["node"], "disabled": True}
+
 
 def _error_chunk(node_id: str | None, name: str, run_index: int, error: dict[str, Any]) -> dict[str, Any]:
     return {

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from weft.engine.entry_metadata import EntryMetadata
 from weft.errors import NodeError, NodeOperationError, WeftError
 from weft.workflow import ExecuteData, Item, NodeModel, NodeOutput, PairedItem
 
 
 def retry_params(node: NodeModel, execute_data: ExecuteData) -> tuple[int, float]:
     """``(max_tries, wait_seconds)``; n8n clamps tries to 2..5 and the wait to 0..5000 ms."""
-    if not node.retryOnFail or (execute_data.get("metadata") or {}).get("resumeError") is not None:
+    if not node.retryOnFail or EntryMetadata.of(execute_data).resume_error is not None:
         return 1, 0.0
     tries = min(5, max(2, node.maxTries or 3))
     wait_ms = min(5000, max(0, node.waitBetweenTries if node.waitBetweenTries is not None else 1000))
@@ -60,9 +61,9 @@ def add_paired_item_lineage(execute_data: ExecuteData) -> None:
     one, else the item's own. Any other node's items point at their own input position, even when they came
     from a Loop Over Items that had set one.
     """
-    metadata = execute_data.get("metadata") or {}
-    preserve = bool(metadata.get("preserveSourceOverwrite"))
-    preserved = metadata.get("preservedSourceOverwrite")
+    metadata = EntryMetadata.of(execute_data)
+    preserve = metadata.preserve_source_overwrite
+    preserved = metadata.preserved_source_overwrite
     for ctype, inputs in execute_data["data"].items():
         for input_index, items in enumerate(inputs):
             if items is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from weft.engine.entry_metadata import EntryMetadata, SubNodeExecution, SubNodeRun
 from weft.errors import WorkflowOperationError
 from weft.nodes.contract import ActionResponse, EngineRequest, EngineResponse, ExecuteNodeAction
 from weft.workflow import ExecuteData, Item, RunData, SourceData, TaskData, Workflow
@@ -29,7 +30,7 @@ def _requester_source(execute_data: ExecuteData) -> SourceData | None:
 
 def _source_overwrite(execute_data: ExecuteData) -> SourceOverwrite | None:
     """The lineage tools inherit: the requester's own preserved lineage (nested agents), else its source."""
-    preserved = (execute_data.get("metadata") or {}).get("preservedSourceOverwrite")
+    preserved = EntryMetadata.of(execute_data).preserved_source_overwrite
     if preserved:
         return dict(preserved)  # type: ignore[return-value]
     source = _requester_source(execute_data)
@@ -66,21 +67,22 @@ def handle_request(
             raise WorkflowOperationError(f'Workflow does not contain a node with the name of "{action.node_name}".')
     overwrite = _source_overwrite(execute_data)
     entries: list[ExecuteData] = []
-    actions_meta: list[dict[str, Any]] = []
+    runs: list[SubNodeRun] = []
     for action in request.actions:
         entry, tool_run_index = _requested_entry(
             workflow, action, requester, run_index, execute_data, run_data, overwrite
         )
-        if overwrite is not None:
-            entry["metadata"] = {"preserveSourceOverwrite": True, "preservedSourceOverwrite": overwrite}
-        if action.metadata.get("timeoutMs"):
-            entry.setdefault("metadata", {})["timeoutMs"] = action.metadata["timeoutMs"]
+        EntryMetadata(
+            preserve_source_overwrite=overwrite is not None,
+            preserved_source_overwrite=overwrite,  # type: ignore[arg-type]
+            timeout_ms=action.metadata.timeout_ms,
+        ).write(entry)
         entries.append(entry)
-        actions_meta.append({"nodeName": action.node_name, "runIndex": tool_run_index, "action": action.to_json()})
+        runs.append(SubNodeRun(node_name=action.node_name, run_index=tool_run_index, action=action))
     if _requester_source(execute_data) is None:
         # n8n: "Cannot find parent node for subnode execution - request will be ignored"; the placeholders stay.
         return []
-    entries.append(_resumed_requester(execute_data, run_index, request, actions_meta))
+    entries.append(_resumed_requester(execute_data, run_index, request, tuple(runs)))
     return entries
 
 
@@ -93,9 +95,9 @@ def _requested_entry(
     run_data: RunData,
     overwrite: SourceOverwrite | None,
 ) -> tuple[ExecuteData, int]:
-    parent_name = action.metadata.get("parentNodeName") or requester
+    parent_name = action.metadata.parent_node_name or requester
     parent_run = run_index if parent_name == requester else max(len(run_data.get(parent_name, [])) - 1, 0)
-    item_index = int(action.metadata.get("itemIndex", 0) or 0)
+    item_index = action.metadata.item_index
     agent_items = (execute_data["data"].get("main") or [[]])[0] or []
     base = agent_items[item_index]["json"] if item_index < len(agent_items) else {}
     item: Item = {
@@ -136,36 +138,34 @@ def _resumed_requester(
     execute_data: ExecuteData,
     run_index: int,
     request: EngineRequest,
-    actions_meta: list[dict[str, Any]],
+    runs: tuple[SubNodeRun, ...],
 ) -> ExecuteData:
-    incoming = dict(execute_data.get("metadata") or {})
-    metadata: dict[str, Any] = {
-        "nodeWasResumed": True,
-        "subNodeExecutionData": {"actions": actions_meta, "metadata": request.metadata},
-    }
-    if incoming.get("preserveSourceOverwrite") and incoming.get("preservedSourceOverwrite"):
-        metadata["preserveSourceOverwrite"] = incoming["preserveSourceOverwrite"]
-        metadata["preservedSourceOverwrite"] = incoming["preservedSourceOverwrite"]
+    incoming = EntryMetadata.of(execute_data)
+    keep = incoming.preserve_source_overwrite and bool(incoming.preserved_source_overwrite)
     node_json = dict(execute_data["node"])
-    return {
+    entry: ExecuteData = {
         "node": node_json,
         "data": {"main": [execute_data["data"].get("main", [[]])[0]]},
         "source": execute_data.get("source"),
         "runIndex": run_index,
-        "metadata": metadata,
     }
+    EntryMetadata(
+        node_was_resumed=True,
+        sub_node_execution=SubNodeExecution(actions=runs, request_metadata=request.metadata),
+        preserve_source_overwrite=keep,
+        preserved_source_overwrite=incoming.preserved_source_overwrite if keep else None,
+    ).write(entry)
+    return entry
 
 
 def collect_action_responses(execute_data: ExecuteData, run_data: RunData) -> EngineResponse | None:
     """The :class:`EngineResponse` for a resumed requester, or ``None`` when the entry is not a resume."""
-    sub = (execute_data.get("metadata") or {}).get("subNodeExecutionData")
-    if not sub:
+    sub = EntryMetadata.of(execute_data).sub_node_execution
+    if sub is None:
         return None
     responses: list[ActionResponse] = []
-    for entry in sub.get("actions", []):
-        runs = run_data.get(entry["nodeName"], [])
-        if entry["runIndex"] < len(runs):
-            responses.append(
-                ActionResponse(action=ExecuteNodeAction.from_json(entry["action"]), data=runs[entry["runIndex"]])
-            )
-    return EngineResponse(action_responses=responses, metadata=dict(sub.get("metadata") or {}))
+    for run in sub.actions:
+        runs = run_data.get(run.node_name, [])
+        if run.run_index < len(runs):
+            responses.append(ActionResponse(action=run.action, data=runs[run.run_index]))
+    return EngineResponse(action_responses=responses, metadata=dict(sub.request_metadata))

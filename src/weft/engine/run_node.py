@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from weft.engine.context import ExecuteContext
+from weft.engine.entry_metadata import EntryMetadata
 from weft.engine.state import to_item
 from weft.errors import NodeOperationError
 from weft.nodes.contract import EngineRequest, EngineResponse, NodeType
@@ -26,7 +27,7 @@ async def run_node(
     node_json = entry["node"]
     if node_json.get("disabled"):
         main = entry["data"].get("main") or []
-        if (entry.get("metadata") or {}).get("forwardAllOutputs"):
+        if EntryMetadata.of(entry).forward_all_outputs:
             return [list(items or []) for items in main]
         return [list(main[0] or [])] if main else None
     pinned = _pinned(execution, node_json["name"])
@@ -45,7 +46,7 @@ async def run_node(
         connection_input=connection_input,
         engine_response=response,
     )
-    timeout_ms = (entry.get("metadata") or {}).get("timeoutMs")
+    timeout_ms = EntryMetadata.of(entry).timeout_ms
     if timeout_ms:
         result = await with_timeout(node_type.execute(ctx), timeout_ms, node.name)
     else:
@@ -53,6 +54,7 @@ async def run_node(
     if isinstance(result, EngineRequest) or result is None:
         return result
     return [[to_item(i) for i in items] if items is not None else [] for items in result]
+
 
 def _pinned(execution: Execution, name: str) -> list[Item] | None:
     pin_data = execution.data["resultData"].get("pinData") or {}

@@ -35,7 +35,6 @@ from weft.workflow import (
 DEFAULT_MAX_DEPTH = 50
 
 
-
 class LocalServices:
     """Runs sub-workflows in-process and serves credentials from ``credentials``.
 

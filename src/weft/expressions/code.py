@@ -76,7 +76,7 @@ def _static_prefix(static_data: dict[str, Any] | None, node_name: str) -> str:
         f"const __st = {json.dumps(static_data)};"
         "const $getWorkflowStaticData = (t) => {"
         "if (t !== 'global' && t !== 'node') "
-        "throw new Error('The type needs to either be set to \"global\" or \"node\"!');"
+        'throw new Error(\'The type needs to either be set to "global" or "node"!\');'
         f"const k = t === 'global' ? 'global' : {json.dumps('node:' + node_name)};"
         "if (__st[k] === undefined || __st[k] === null) __st[k] = {}; return __st[k];};"
     )

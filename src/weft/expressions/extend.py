@@ -46,9 +46,7 @@ def _is_ident(ch: str) -> bool:
 
 
 #: Words that end a receiver: ``typeof x.isEmpty()`` calls on ``x``.
-_KEYWORDS = frozenset(
-    "return typeof instanceof in of void delete case yield await throw else do new extends".split()
-)
+_KEYWORDS = frozenset("return typeof instanceof in of void delete case yield await throw else do new extends".split())
 _REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^") | {""}
 _FILL = " "
 

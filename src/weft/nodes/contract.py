@@ -9,7 +9,7 @@ and never import each other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
@@ -34,6 +34,40 @@ MISSING: Any = _Missing()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class ActionMetadata:
+    """What travels with one requested action (n8n's action ``metadata``), typed; stored as plain JSON."""
+
+    item_index: int = 0
+    """The requester's input item the node's input is built from (``itemIndex``)."""
+    parent_node_name: str | None = None
+    """Re-parents the node's run (``parentNodeName``: a tool approved by a human gate runs under the gate)."""
+    timeout_ms: float | None = None
+    """Bounds the node's run (``timeoutMs``); on timeout it fails like any tool error."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Other keys (n8n's ``hitl``, a provider's thinking blocks …), kept as they are."""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"itemIndex": self.item_index}
+        if self.parent_node_name is not None:
+            data["parentNodeName"] = self.parent_node_name
+        if self.timeout_ms:
+            data["timeoutMs"] = self.timeout_ms
+        return {**data, **self.extra}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> ActionMetadata:
+        data = dict(data or {})
+        parent = data.pop("parentNodeName", None)
+        timeout = data.pop("timeoutMs", None)
+        return cls(
+            item_index=int(data.pop("itemIndex", 0) or 0),
+            parent_node_name=None if parent is None else str(parent),
+            timeout_ms=float(timeout) if timeout else None,
+            extra=data,
+        )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ExecuteNodeAction:
     """Ask the engine to run one node (n8n's ``ExecuteNodeAction``)."""
 
@@ -45,9 +79,7 @@ class ExecuteNodeAction:
     """Correlation id, e.g. the model's tool-call id; the tool's input gets it as ``toolCallId``."""
     type: str = AI_TOOL
     """Connection type the node's output is logged under (``ai_tool``): never routed downstream."""
-    metadata: dict[str, Any] = field(default_factory=dict)
-    """Free-form; ``itemIndex`` picks the requester's input item, ``parentNodeName`` re-parents (HITL),
-    ``timeoutMs`` bounds the node's run (on timeout it fails like any tool error)."""
+    metadata: ActionMetadata = field(default_factory=ActionMetadata)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,7 +88,7 @@ class ExecuteNodeAction:
             "input": self.input,
             "type": self.type,
             "id": self.id,
-            "metadata": self.metadata,
+            "metadata": self.metadata.to_json(),
         }
 
     @classmethod
@@ -66,7 +98,7 @@ class ExecuteNodeAction:
             input=dict(data.get("input") or {}),
             id=str(data.get("id", "")),
             type=data.get("type", AI_TOOL),
-            metadata=dict(data.get("metadata") or {}),
+            metadata=ActionMetadata.from_json(data.get("metadata")),
         )
 
 
@@ -118,23 +150,47 @@ def is_engine_request(value: object) -> bool:
 # --------------------------------------------------------------------------- tools
 
 
+ToolKind = Literal["node", "toolkit", "answered", "gated"]
+"""What a tool is: see :attr:`ToolSpec.kind`."""
+
+InlineInvoke = Callable[[dict[str, Any]], Awaitable[Any]]
+"""Runs a tool inside its caller (``arguments -> result``), without an engine request."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToolSpec:
     """A tool as an agent sees it: name, description, JSON Schema, and the node that runs it.
 
     Tool sub-nodes supply one (or a list, for toolkits such as MCP) from ``supply_data``; the agent offers it to
-    the model and, when the model calls it, asks the engine to run ``source_node_name``.
+    the model and, when the model calls it, asks the engine to run ``source_node_name``. Each field is read in
+    one place: ``kind`` by the agent's tool table (:mod:`weft.ai.agent.tools`), ``timeout_ms`` there too (it
+    becomes the action's :attr:`ActionMetadata.timeout_ms`), ``invoke`` by callers that run tools themselves
+    (agents before version 3, the MCP Server Trigger).
     """
 
     name: str
-    """Name the model calls (``nodeNameToToolName``: non ``[a-zA-Z0-9_-]`` runs become ``_``)."""
+    """Name the model calls (:func:`~weft.nodes.tool_names.node_name_to_tool_name` of the node, for most tools)."""
     description: str
     parameters: dict[str, Any]
     """JSON Schema of the arguments (an ``object`` schema)."""
     source_node_name: str
-    """The node the engine runs for a call."""
-    metadata: dict[str, Any] = field(default_factory=dict)
-    """``isFromToolkit``, ``gatedToolNodeName`` (HITL) …: copied into the action's input/metadata."""
+    """The node the engine runs for a call (for a gated tool: the gate)."""
+    kind: ToolKind = "node"
+    """``node``: a function run by ``source_node_name``. ``toolkit``: one of the tools a toolkit node (MCP Client
+    Tool) offers; the node is run with ``tool: <name>`` added to the arguments (n8n's ``isFromToolkit``).
+    ``answered``: the agent answers the call itself and nothing runs (``format_final_json_response``).
+    ``gated``: ``source_node_name`` is a gate (a human approval) that must let the call through before
+    ``gated_node_name`` runs (n8n's ``gatedToolNodeName``)."""
+    gated_node_name: str | None = None
+    """For ``gated`` tools: the tool node the gate approves."""
+    timeout_ms: float | None = None
+    """Bounds each run of the tool; a run that takes longer fails as a tool error."""
+    invoke: InlineInvoke | None = field(default=None, compare=False)
+    """Runs the tool in the caller's process (recording the sub-node's run as n8n's ``logWrapper`` does)."""
+
+    @property
+    def from_toolkit(self) -> bool:
+        return self.kind == "toolkit"
 
 
 # --------------------------------------------------------------------------- node description
@@ -196,14 +252,11 @@ class NodeDescription:
 class ChatMemoryStore(Protocol):
     """Where chat memory lives between executions: messages as JSON, per session key, oldest first."""
 
-    def load(self, session_key: str, *, last: int | None = None) -> list[dict[str, Any]]:
-        ...
+    def load(self, session_key: str, *, last: int | None = None) -> list[dict[str, Any]]: ...
 
-    def append(self, session_key: str, messages: list[dict[str, Any]]) -> None:
-        ...
+    def append(self, session_key: str, messages: list[dict[str, Any]]) -> None: ...
 
-    def clear(self, session_key: str) -> None:
-        ...
+    def clear(self, session_key: str) -> None: ...
 
 
 class ExecutionServices(Protocol):
@@ -253,22 +306,19 @@ class NodeContext(Protocol):
         """
         ...
 
-    def evaluate_expression(self, expression: str, item_index: int = 0) -> Any:
-        ...
+    def evaluate_expression(self, expression: str, item_index: int = 0) -> Any: ...
 
     def expression_context(self) -> ExpressionContext:
         """The data expressions and Code see for this run."""
         ...
 
-    def get_input_data(self, input_index: int = 0, connection_type: str = MAIN) -> list[Item]:
-        ...
+    def get_input_data(self, input_index: int = 0, connection_type: str = MAIN) -> list[Item]: ...
 
     async def get_input_connection_data(self, connection_type: str, item_index: int = 0) -> list[Any]:
         """What the sub-nodes connected on ``connection_type`` supply (models, memory, tools, parsers)."""
         ...
 
-    async def get_credentials(self, credential_type: str) -> dict[str, Any]:
-        ...
+    async def get_credentials(self, credential_type: str) -> dict[str, Any]: ...
 
     def check_cancelled(self) -> None:
         """Raise :class:`~weft.errors.CancelSignal` if the execution was cancelled."""
@@ -298,8 +348,7 @@ class ExecuteContext(NodeContext, Protocol):
         """
         ...
 
-    def get_resume_url(self) -> str:
-        ...
+    def get_resume_url(self) -> str: ...
 
     def is_streaming(self) -> bool:
         """Whether the client reads this execution's answer as a stream (``send_chunk`` reaches it)."""
@@ -353,6 +402,7 @@ class NodeType:
 
 __all__ = [
     "MISSING",
+    "ActionMetadata",
     "ActionResponse",
     "ChatMemoryStore",
     "EngineRequest",
@@ -360,10 +410,12 @@ __all__ = [
     "ExecuteContext",
     "ExecuteNodeAction",
     "ExecutionServices",
+    "InlineInvoke",
     "NodeContext",
     "NodeDescription",
     "NodeType",
     "SupplyDataContext",
+    "ToolKind",
     "ToolSpec",
     "is_engine_request",
 ]

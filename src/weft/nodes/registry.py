@@ -132,5 +132,3 @@ def default_registry() -> NodeRegistry:
     if _default is None:
         _default = NodeRegistry()
     return _default
-
-

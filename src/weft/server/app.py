@@ -39,8 +39,8 @@ log = logging.getLogger("weft.server")
 OWNER_SETUP_HINT = (
     "No owner account yet: the REST API answers 401 until you set one up. Run\n"
     "  curl -X POST %s/rest/owner/setup -H 'content-type: application/json' \\\n"
-    "       -d '{\"email\":\"you@example.com\",\"firstName\":\"You\",\"lastName\":\"Owner\","
-    "\"password\":\"<8+ chars, a digit, an upper-case letter>\"}'\n"
+    '       -d \'{"email":"you@example.com","firstName":"You","lastName":"Owner",'
+    '"password":"<8+ chars, a digit, an upper-case letter>"}\'\n'
     "then log in with POST /rest/login (the answer sets the n8n-auth cookie) and create API keys with "
     "POST /rest/api-keys for /api/v1."
 )

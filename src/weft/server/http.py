@@ -24,8 +24,14 @@ async def read_request(request: Request, path: str, url: str) -> IncomingRequest
             for key, value in parsed.multi_items():
                 if isinstance(value, UploadFile):
                     data = await value.read()
-                    files.append(UploadedFile(field=key, filename=value.filename,
-                                              content_type=value.content_type or "application/octet-stream", data=data))
+                    files.append(
+                        UploadedFile(
+                            field=key,
+                            filename=value.filename,
+                            content_type=value.content_type or "application/octet-stream",
+                            data=data,
+                        )
+                    )
                 else:
                     _add(form, key, value)
     else:
@@ -34,7 +40,14 @@ async def read_request(request: Request, path: str, url: str) -> IncomingRequest
     for key, value in request.query_params.multi_items():
         _add(query, key, value)
     return IncomingRequest(
-        method=request.method, path=path, url=url, headers=headers, query=query, body=body, form=form, files=files,
+        method=request.method,
+        path=path,
+        url=url,
+        headers=headers,
+        query=query,
+        body=body,
+        form=form,
+        files=files,
         client=request.client.host if request.client else "",
     )
 

@@ -150,8 +150,9 @@ class SecurityMiddleware:
         return limited
 
 
-_WANTED = {name.encode(): name for name in ("host", "content-length", "origin", "sec-fetch-site", "cookie",
-                                           "x-n8n-api-key")}
+_WANTED = {
+    name.encode(): name for name in ("host", "content-length", "origin", "sec-fetch-site", "cookie", "x-n8n-api-key")
+}
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -76,8 +76,9 @@ class WebhookTable:
                 continue
             params, static = _match_segments(entry.pattern, segments)
             if params is not None and static > best_static:
-                best = WebhookTarget(prepared=entry.target.prepared, node=entry.target.node,
-                                     options=entry.target.options, params=params)
+                best = WebhookTarget(
+                    prepared=entry.target.prepared, node=entry.target.node, options=entry.target.options, params=params
+                )
                 best_static = static
         return best
 

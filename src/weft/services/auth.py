@@ -33,11 +33,28 @@ WRONG_LOGIN = "Wrong username or password. Do you have caps lock on?"
 
 #: n8n's owner scopes for API keys (``GET /rest/api-keys/scopes``), those Weft's public API checks.
 API_KEY_SCOPES = (
-    "credential:create", "credential:delete", "credential:list", "credential:update",
-    "execution:delete", "execution:list", "execution:read", "execution:retry",
-    "tag:create", "tag:delete", "tag:list", "tag:read", "tag:update",
-    "workflow:activate", "workflow:create", "workflow:deactivate", "workflow:delete", "workflow:list",
-    "workflow:read", "workflow:update", "workflowTags:list", "workflowTags:update",
+    "credential:create",
+    "credential:delete",
+    "credential:list",
+    "credential:update",
+    "execution:delete",
+    "execution:list",
+    "execution:read",
+    "execution:retry",
+    "tag:create",
+    "tag:delete",
+    "tag:list",
+    "tag:read",
+    "tag:update",
+    "workflow:activate",
+    "workflow:create",
+    "workflow:deactivate",
+    "workflow:delete",
+    "workflow:list",
+    "workflow:read",
+    "workflow:update",
+    "workflowTags:list",
+    "workflowTags:update",
 )
 
 _EMAIL = re.compile(r"^[^\s@]+@[^\s@]+\.[^\s@]+$")
@@ -143,8 +160,7 @@ class AuthService:
         with self._setup:  # two concurrent setups of this process: the first wins
             if self.users.owner() is not None:
                 raise AuthError(400, "Instance owner already setup")
-            user = self.users.set_owner(email=email, first_name=first_name, last_name=last_name,
-                                        password_hash=hashed)
+            user = self.users.set_owner(email=email, first_name=first_name, last_name=last_name, password_hash=hashed)
         return self._open_session(user)
 
     def login(self, email: str, password: str, *, address: str = "") -> Login:
@@ -175,15 +191,17 @@ class AuthService:
 
     # -- API keys ---------------------------------------------------------------------------------------------
 
-    def create_api_key(self, user: StoredUser, *, label: str, scopes: list[str],
-                       expires_at: int | None) -> tuple[StoredApiKey, str]:
+    def create_api_key(
+        self, user: StoredUser, *, label: str, scopes: list[str], expires_at: int | None
+    ) -> tuple[StoredApiKey, str]:
         """A new key for ``user``: the stored record and the key itself (shown this once)."""
         _check_scopes(scopes)
         if not label.strip() or len(label) > 100:
             raise AuthError(400, "The label must be 1 to 100 characters long.")
         key = API_KEY_PREFIX + secrets.token_urlsafe(32)
-        stored = self.users.create_api_key(user.id, key=key, label=label, scopes=list(dict.fromkeys(scopes)),
-                                           audience=AUDIENCE, expires_at=expires_at)
+        stored = self.users.create_api_key(
+            user.id, key=key, label=label, scopes=list(dict.fromkeys(scopes)), audience=AUDIENCE, expires_at=expires_at
+        )
         return stored, key
 
     def update_api_key(self, user: StoredUser, key_id: str, *, label: str, scopes: list[str]) -> None:

@@ -157,7 +157,12 @@ _NO_PAGE = "The chat page is only served in 'Hosted Chat' mode; post messages to
 
 
 async def call_chat(
-    runner: WorkflowRunner, target: ChatTarget, request: IncomingRequest, *, test: bool, page_url: str,
+    runner: WorkflowRunner,
+    target: ChatTarget,
+    request: IncomingRequest,
+    *,
+    test: bool,
+    page_url: str,
     auth: AuthService | None = None,
 ) -> ChatAnswer:
     """Answer one call of the chat URL (see the module docstring); ``page_url`` is where the page posts, ``auth``
@@ -186,8 +191,13 @@ async def call_chat(
 
     by_node = options.response_mode == "responseNode"
     task = runner.spawn(
-        runner.run(target.prepared, mode=mode, start_node=target.node, trigger_items=[item],
-                   respond=respond if by_node else None)
+        runner.run(
+            target.prepared,
+            mode=mode,
+            start_node=target.node,
+            trigger_items=[item],
+            respond=respond if by_node else None,
+        )
     )
     answer_options = WebhookOptions(methods=("POST",), path="", response_mode=options.response_mode)
     return await answer(answer_options, task, responded)

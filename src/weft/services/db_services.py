@@ -107,9 +107,7 @@ class DbServices:
             self.runner.spawn(child)
             return None
         result = await child
-        return sub_workflow_output(
-            ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow)
-        )
+        return sub_workflow_output(ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow))
 
     async def _load(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> PreparedWorkflow:
         from weft.services.prepared import prepare

@@ -45,7 +45,11 @@ class Instance:
 
     @classmethod
     def open(
-        cls, settings: Settings, registry: NodeRegistry | None = None, *, store: Store | None = None,
+        cls,
+        settings: Settings,
+        registry: NodeRegistry | None = None,
+        *,
+        store: Store | None = None,
         inline_db: bool | None = None,
     ) -> Instance:
         """Open the database (migrating it) and build the services; nothing runs until :meth:`start`."""

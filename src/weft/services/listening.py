@@ -67,7 +67,7 @@ class TestWebhooks:
     async def methods(self, path: str) -> list[str]:
         keys = await self.runner.db(self.runner.store.settings.all)
         suffix = " " + normalize_path(path)
-        return sorted(k[len(_PREFIX):].split(" ", 1)[0] for k in keys if k.startswith(_PREFIX) and k.endswith(suffix))
+        return sorted(k[len(_PREFIX) :].split(" ", 1)[0] for k in keys if k.startswith(_PREFIX) and k.endswith(suffix))
 
     async def _forget_session(self, session: str) -> None:
         values = await self.runner.db(self.runner.store.settings.all)

@@ -193,8 +193,9 @@ class WorkflowRunner:
         )
         services = DbServices(self, execution_id=execution_id, depth=depth, respond=respond)
         execution = self._execution(prepared, mode, execution_id, services)
-        return await self._drive(execution, prepared, lambda: execution.run(start_node=start_node,
-                                                                            trigger_items=trigger_items))
+        return await self._drive(
+            execution, prepared, lambda: execution.run(start_node=start_node, trigger_items=trigger_items)
+        )
 
     async def resume_claimed(
         self,
@@ -304,8 +305,13 @@ def _log_failure(execution_id: str, run: Run) -> None:
     error = (run.get("data") or {}).get("resultData", {}).get("error") or {}
     node = error.get("node")
     name = node.get("name") if isinstance(node, dict) else None
-    log.warning("Execution %s failed%s: %s\n%s", execution_id, f" in node {name!r}" if name else "",
-                error.get("message"), error.get("stack") or "")
+    log.warning(
+        "Execution %s failed%s: %s\n%s",
+        execution_id,
+        f" in node {name!r}" if name else "",
+        error.get("message"),
+        error.get("stack") or "",
+    )
 
 
 def _seed_resume(

@@ -27,8 +27,12 @@ NO_DATA = "No authentication data defined on node!"
 REQUIRED = "Authorization is required!"
 WRONG = "Authorization data is wrong!"
 CHALLENGE = {"www-authenticate": 'Basic realm="Webhook"'}
-CREDENTIAL_TYPES = {"basicAuth": "httpBasicAuth", "bearerAuth": "httpBearerAuth", "headerAuth": "httpHeaderAuth",
-                    "jwtAuth": "jwtAuth"}
+CREDENTIAL_TYPES = {
+    "basicAuth": "httpBasicAuth",
+    "bearerAuth": "httpBearerAuth",
+    "headerAuth": "httpHeaderAuth",
+    "jwtAuth": "jwtAuth",
+}
 #: The ``basic-auth`` package's pattern for the ``Authorization`` header.
 _BASIC = re.compile(r"^ *[Bb][Aa][Ss][Ii][Cc] +([A-Za-z0-9._~+/-]+=*) *$")
 
@@ -81,7 +85,9 @@ def needs_auth(node: NodeModel, parameter: str = AUTH_PARAMETER) -> bool:
 
 
 def check_webhook_auth(
-    credentials: CredentialsRepository, node: NodeModel, headers: Mapping[str, str],
+    credentials: CredentialsRepository,
+    node: NodeModel,
+    headers: Mapping[str, str],
     parameter: str = AUTH_PARAMETER,
 ) -> dict[str, Any] | None:
     """Raise :class:`WebhookAuthorizationError` unless the request's ``headers`` pass the node's authentication.

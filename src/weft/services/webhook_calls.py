@@ -58,8 +58,9 @@ async def call_webhook(
         except WebhookAuthorizationError as refusal:
             return refusal.response()
     request = dataclasses.replace(request, params=target.params)
-    item = request_item(request, target.options, "test" if test else "production",
-                        depth_max=runner.settings.json_depth_max)
+    item = request_item(
+        request, target.options, "test" if test else "production", depth_max=runner.settings.json_depth_max
+    )
     if jwt_payload is not None:
         item["json"]["jwtPayload"] = jwt_payload
     responded = asyncio.get_running_loop().create_future()
@@ -90,8 +91,7 @@ async def call_waiting_webhook(
             await runner.db(check_webhook_auth, runner.store.credentials, node, request.headers, WAIT_AUTH_PARAMETER)
 
     try:
-        stored = await claim_waiting(runner, execution_id, signature=signature, before_claim=check,
-                                     authorize=authorize)
+        stored = await claim_waiting(runner, execution_id, signature=signature, before_claim=check, authorize=authorize)
     except WebhookAuthorizationError as refusal:
         return refusal.response()
     options = found["node"][1]

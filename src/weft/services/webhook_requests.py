@@ -76,7 +76,10 @@ def request_item(
 
 
 def parse_body(
-    request: IncomingRequest, options: WebhookOptions | None, binary: dict[str, Any], *,
+    request: IncomingRequest,
+    options: WebhookOptions | None,
+    binary: dict[str, Any],
+    *,
     depth_max: int = DEFAULT_DEPTH_MAX,
 ) -> Any:
     kind = request.content_type

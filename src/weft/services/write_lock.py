@@ -39,7 +39,7 @@ def sqlite_write_lock(database_url: str) -> WriteLock | None:
     prefix = "sqlite:///"
     if not database_url.startswith(prefix):
         return None
-    path = database_url[len(prefix):].split("?", 1)[0]
+    path = database_url[len(prefix) :].split("?", 1)[0]
     if not path or path == ":memory:":
         return None
     return WriteLock(Path(path).expanduser().with_name(Path(path).name + ".write-lock"))

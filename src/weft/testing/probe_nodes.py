@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
 from weft.nodes.contract import (
+    ActionMetadata,
     EngineRequest,
     ExecuteContext,
     ExecuteNodeAction,
@@ -124,7 +125,9 @@ class Requester(NodeType):
                     input=spec.get("input", {}),
                     id=f"{spec.get('id', 'action')}_{done}",
                     type=AI_TOOL,
-                    metadata={"itemIndex": spec.get("itemIndex", 0), **spec.get("metadata", {})},
+                    metadata=ActionMetadata.from_json(
+                        {"itemIndex": spec.get("itemIndex", 0), **spec.get("metadata", {})}
+                    ),
                 )
                 for spec in specs
             ]

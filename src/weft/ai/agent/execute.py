@@ -27,7 +27,6 @@ from weft.ai.errors import ChatModelError
 from weft.ai.messages import AIMessage, HumanMessage, Message, SystemMessage, ToolCall, ToolMessage
 from weft.ai.models.base import ChatModel, StreamCallback
 from weft.ai.models.traced import TracedChatModel
-from weft.ai.tools.base import INLINE_INVOKE
 from weft.errors import NodeOperationError, WeftError
 from weft.nodes.contract import EngineRequest, EngineResponse, ExecuteContext
 from weft.workflow import AI_LANGUAGE_MODEL, AI_MEMORY, Item, NodeOutput
@@ -222,7 +221,7 @@ async def _run_tools_inline(turn: Turn, state: ItemState, calls: list[ToolCall])
     state.iterations += 1
     for call in calls:
         spec = turn.tools.by_name.get(call.name)
-        invoke = spec.metadata.get(INLINE_INVOKE) if spec is not None else None
+        invoke = spec.invoke if spec is not None else None
         if spec is None:
             observation = f"{call.name} is not a valid tool, try another one."  # the executor's answer (a070)
         elif invoke is None:
@@ -252,7 +251,7 @@ def _resolve_pending(turn: Turn, state: ItemState, response: EngineResponse | No
     responses = {
         r.action.id: r
         for r in (response.action_responses if response is not None else [])
-        if int(r.action.metadata.get("itemIndex", 0) or 0) == state.item_index
+        if r.action.metadata.item_index == state.item_index
     }
     for pending in state.pending:
         call = ToolCall(id=pending.id, name=turn.tools.replay_name(pending.name), args=pending.args)

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from weft.ai.messages import ToolCall, ToolDefinition
-from weft.ai.tools.naming import node_name_to_tool_name
 from weft.errors import NodeOperationError
-from weft.nodes.contract import ExecuteContext, ExecuteNodeAction, ToolSpec
+from weft.nodes.contract import ActionMetadata, ExecuteContext, ExecuteNodeAction, ToolSpec
+from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL
 
 
@@ -50,7 +50,7 @@ class AgentTools:
         """The name n8n gives a call when it replays it to the model (its ``resolveToolName``): a toolkit's tool
         keeps its name, any other the tool name of its node (recorded: case a033, a Code Tool 1.1 named by hand)."""
         spec = self.by_name.get(name)
-        if spec is None or spec.metadata.get("isFromToolkit"):
+        if spec is None or spec.from_toolkit:
             return name
         return node_name_to_tool_name(spec.source_node_name)
 
@@ -63,12 +63,9 @@ class AgentTools:
         """Ask the engine to run the node behind ``call`` (toolkit tools also get ``tool: <name>``)."""
         spec = self.by_name[call.name]
         arguments = dict(call.args)
-        if spec.metadata.get("isFromToolkit"):
+        if spec.from_toolkit:
             arguments["tool"] = call.name
-        metadata: dict[str, Any] = {"itemIndex": item_index}
-        timeout = spec.metadata.get("timeoutMs") or timeout_ms
-        if timeout:
-            metadata["timeoutMs"] = timeout
+        metadata = ActionMetadata(item_index=item_index, timeout_ms=spec.timeout_ms or timeout_ms)
         return ExecuteNodeAction(
             node_name=spec.source_node_name, input=arguments, id=call.id, type=AI_TOOL, metadata=metadata
         )

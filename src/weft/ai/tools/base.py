@@ -17,9 +17,6 @@ from weft.nodes.contract import ExecuteContext, NodeContext, NodeType, SupplyDat
 from weft.workflow import AI_TOOL, Item, NodeOutput
 from weft.workflow.jsjson import js_json
 
-#: The :class:`ToolSpec` metadata key of the coroutine function that runs the tool inside the agent.
-INLINE_INVOKE = "weft.invokeInline"
-
 #: Tool sub-nodes have no inputs and one ``ai_tool`` output.
 TOOL_OUTPUTS: tuple[str, ...] = (AI_TOOL,)
 
@@ -53,7 +50,7 @@ class ToolNode(NodeType):
     async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ToolSpec:
         spec = self.tool_spec(ctx, item_index)
         invoke = functools.partial(self.invoke_inline, ctx)
-        return dataclasses.replace(spec, metadata={**spec.metadata, INLINE_INVOKE: invoke})
+        return dataclasses.replace(spec, invoke=invoke)
 
     async def invoke_inline(self, ctx: SupplyDataContext, arguments: dict[str, Any]) -> str:
         """Run the tool inside the agent, as LangChain's AgentExecutor does for AI Agent versions before 3.
@@ -84,4 +81,4 @@ class ToolNode(NodeType):
         return [out]
 
 
-__all__ = ["INLINE_INVOKE", "TOOL_OUTPUTS", "ToolNode", "string_input", "string_input_schema"]
+__all__ = ["TOOL_OUTPUTS", "ToolNode", "string_input", "string_input_schema"]

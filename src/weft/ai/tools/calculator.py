@@ -10,9 +10,9 @@ from typing import Any, ClassVar
 
 from weft.ai.tools._math import CalculatorError, evaluate_lenient, js_number
 from weft.ai.tools.base import TOOL_OUTPUTS, ToolNode, string_input, string_input_schema
-from weft.ai.tools.naming import node_name_to_tool_name
 from weft.errors import NodeOperationError
 from weft.nodes.contract import NodeContext, NodeDescription, ToolSpec
+from weft.nodes.tool_names import node_name_to_tool_name
 
 #: n8n's (LangChain's) description of the Calculator tool, word for word.
 CALCULATOR_DESCRIPTION = (

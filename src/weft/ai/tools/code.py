@@ -12,10 +12,10 @@ from typing import Any, ClassVar
 from weft.ai.tools._math import js_number
 from weft.ai.tools._schema import closed_objects, parse_json_parameter, schema_from_example
 from weft.ai.tools.base import TOOL_OUTPUTS, ToolNode, string_input, string_input_schema
-from weft.ai.tools.naming import node_name_to_tool_name
 from weft.errors import NodeOperationError
 from weft.expressions import run_code_for_item
 from weft.nodes.contract import NodeContext, NodeDescription, ToolSpec
+from weft.nodes.tool_names import node_name_to_tool_name
 
 _RESULT_TYPES = {str: "string", bool: "boolean", dict: "object", list: "object", type(None): "undefined"}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.ai.tools.base import TOOL_OUTPUTS, ToolNode, string_input, string_input_schema
-from weft.ai.tools.naming import node_name_to_tool_name
 from weft.nodes.contract import NodeContext, NodeDescription, ToolSpec
+from weft.nodes.tool_names import node_name_to_tool_name
 
 #: n8n's default description of the Think tool.
 THINK_DESCRIPTION = (

@@ -31,11 +31,19 @@ _COMMON_ERRORS = {  # n8n's NodeError COMMON_ERRORS
     "ECONNABORTED": "The connection was aborted, perhaps the server is offline",
     "ENOTFOUND": "The connection cannot be established, this usually occurs due to an incorrect host(domain) value",
 }
+
+
 class HttpRequestError(NodeApiError):
     """A failed request; ``reason`` is what n8n outputs as ``{json: {error}}`` when the node continues on fail."""
 
     def __init__(
-        self, node_name: str, message: str, *, reason: dict[str, Any], code: str | None = None, body: Any = None,
+        self,
+        node_name: str,
+        message: str,
+        *,
+        reason: dict[str, Any],
+        code: str | None = None,
+        body: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(node_name, message, **kwargs)
@@ -48,8 +56,13 @@ class HttpRequestError(NodeApiError):
         # n8n words a socket error's raw text as ``messages``, not as a description
         described = {"description": self.description} if self.description and self.http_code else {}
         http_code = str(self.http_code) if self.http_code else self.code
-        return {"message": self.message, **described, "httpCode": http_code, "body": self.body,
-                "context": {"itemIndex": item_index}}
+        return {
+            "message": self.message,
+            **described,
+            "httpCode": http_code,
+            "body": self.body,
+            "context": {"itemIndex": item_index},
+        }
 
 
 def api_error(ctx: ExecuteContext, index: int, response: httpx.Response, fmt: str) -> HttpRequestError:
@@ -65,8 +78,13 @@ def api_error(ctx: ExecuteContext, index: int, response: httpx.Response, fmt: st
     reason = {"message": raw, "name": "AxiosError", "code": f"ERR_BAD_{'REQUEST' if code < 500 else 'RESPONSE'}"}
     description = description if description and description != message else None
     return HttpRequestError(
-        ctx.node.name, message, reason={**reason, "status": code}, body=body, http_code=code,
-        description=description, item_index=index,
+        ctx.node.name,
+        message,
+        reason={**reason, "status": code},
+        body=body,
+        http_code=code,
+        description=description,
+        item_index=index,
     )
 
 

@@ -31,15 +31,21 @@ _UI_PARAMETERS = {"bodyParametersUi": "body", "headerParametersUi": "headers", "
 def build_legacy_request(ctx: ExecuteContext, index: int) -> v4._Request:
     """One item's request from the v1/v2 parameters."""
     if str(ctx.get_node_parameter("authentication", 0, "none")) != "none":
-        raise v4._fail(ctx, index, "Authentication in HTTP Request v1/v2 is not supported yet",
-                       "Upgrade the node to the newest version and use 'Generic Credential Type'.")
+        raise v4._fail(
+            ctx,
+            index,
+            "Authentication in HTTP Request v1/v2 is not supported yet",
+            "Upgrade the node to the newest version and use 'Generic Credential Type'.",
+        )
     options: dict[str, Any] = ctx.get_node_parameter("options", index, {}) or {}
     url = v4._checked_url(ctx, index, ctx.get_node_parameter("url", index, ""))
     method = str(ctx.get_node_parameter("requestMethod", index, "GET")).upper()
     request = v4._Request(method=method, url=url, timeout_ms=float(options.get("timeout") or _LEGACY_TIMEOUT_MS))
     request.follow_redirects = options.get("followRedirect", True) is not False
-    parts = _json_parts(ctx, index, options) if ctx.get_node_parameter("jsonParameters", index, False) else _ui_parts(
-        ctx, index
+    parts = (
+        _json_parts(ctx, index, options)
+        if ctx.get_node_parameter("jsonParameters", index, False)
+        else _ui_parts(ctx, index)
     )
     for name, value in (parts.get("qs") or {}).items():
         for one in value if isinstance(value, list) else [value]:
@@ -105,8 +111,11 @@ def legacy_response_items(ctx: ExecuteContext, index: int, item: Item, response:
     prop = str(ctx.get_node_parameter("dataPropertyName", 0, "data"))
     full = bool(options.get("fullResponse"))
     paired: PairedItem = {"item": index}
-    meta = {"headers": dict(response.headers), "statusCode": response.status_code,
-            "statusMessage": response.reason_phrase}
+    meta = {
+        "headers": dict(response.headers),
+        "statusCode": response.status_code,
+        "statusMessage": response.reason_phrase,
+    }
     if fmt == "file":
         binary = {**(item.get("binary") or {}), prop: v4._binary_data(response)}
         return [{"json": dict(meta if full else item.get("json", {})), "binary": binary, "pairedItem": paired}]

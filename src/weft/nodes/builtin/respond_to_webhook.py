@@ -118,9 +118,7 @@ def _json_body(ctx: ExecuteContext, respond_with: Any, items: list[Item], option
     return {key: body} if key else body
 
 
-def _binary_response(
-    ctx: ExecuteContext, items: list[Item], status: int, headers: dict[str, str]
-) -> WebhookResponse:
+def _binary_response(ctx: ExecuteContext, items: list[Item], status: int, headers: dict[str, str]) -> WebhookResponse:
     source = ctx.get_node_parameter("responseDataSource", 0, "automatically")
     binary: Mapping[str, Any] = (items[0].get("binary") or {}) if items else {}
     name = ctx.get_node_parameter("inputFieldName", 0, "data") if source == "set" else next(iter(binary), None)

@@ -19,8 +19,20 @@ from weft.workflow import NodeModel, NodeOutput
 SCHEDULE_TYPE = "n8n-nodes-base.scheduleTrigger"
 
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 class ScheduleTrigger(NodeType):

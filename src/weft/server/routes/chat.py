@@ -53,8 +53,9 @@ async def _call(instance: Instance, request: Request, target: ChatTarget, *, tes
         return Response(status_code=204, headers=cors)
     url = f"{instance.settings.public_url.rstrip('/')}{request.url.path}"
     incoming = await read_request(request, f"{target.options.webhook_id}/chat", url)
-    answer = await call_chat(instance.runner, target, incoming, test=test, page_url=request.url.path,
-                             auth=instance.auth)
+    answer = await call_chat(
+        instance.runner, target, incoming, test=test, page_url=request.url.path, auth=instance.auth
+    )
     response = _to_response(answer)
     response.headers.update(cors)
     return response

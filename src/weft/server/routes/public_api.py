@@ -24,8 +24,18 @@ from weft.services.instance import Instance
 
 router = APIRouter(tags=["public API"])
 
-EXECUTION_FIELDS = ("id", "finished", "mode", "retryOf", "retrySuccessId", "startedAt", "stoppedAt", "waitTill",
-                    "workflowId", "status")
+EXECUTION_FIELDS = (
+    "id",
+    "finished",
+    "mode",
+    "retryOf",
+    "retrySuccessId",
+    "startedAt",
+    "stoppedAt",
+    "waitTill",
+    "workflowId",
+    "status",
+)
 
 
 class PublicApiError(Exception):
@@ -75,7 +85,7 @@ def _page(items: list[T], offset: int, limit: int) -> tuple[list[T], str | None]
     if offset + limit >= len(items):
         return items[offset:], None
     cursor = base64.b64encode(json.dumps({"offset": offset + limit, "limit": limit}).encode()).decode()
-    return items[offset:offset + limit], cursor
+    return items[offset : offset + limit], cursor
 
 
 def _offset(cursor: str | None) -> int:
@@ -110,9 +120,12 @@ def _body(workflow: PublicWorkflowIn) -> dict[str, Any]:
 
 
 @router.get("/workflows", dependencies=[require("workflow:list")])
-async def list_workflows(instance: InstanceDep, active: bool | None = None,
-                         limit: Annotated[int, Query(ge=1, le=250)] = 100,
-                         cursor: str | None = None) -> dict[str, Any]:
+async def list_workflows(
+    instance: InstanceDep,
+    active: bool | None = None,
+    limit: Annotated[int, Query(ge=1, le=250)] = 100,
+    cursor: str | None = None,
+) -> dict[str, Any]:
     offset = _offset(cursor)
     stored = await instance.runner.db(instance.store.workflows.list, active=active)
     page, next_cursor = _page(stored, offset, limit)
@@ -197,17 +210,27 @@ def _execution(stored: Any, include_data: bool) -> dict[str, Any]:
 
 
 @router.get("/executions", dependencies=[require("execution:list")])
-async def list_executions(instance: InstanceDep, status: str | None = None, workflowId: str | None = None,
-                          includeData: bool = False, limit: Annotated[int, Query(ge=1, le=250)] = 100,
-                          cursor: str | None = None) -> dict[str, Any]:
+async def list_executions(
+    instance: InstanceDep,
+    status: str | None = None,
+    workflowId: str | None = None,
+    includeData: bool = False,
+    limit: Annotated[int, Query(ge=1, le=250)] = 100,
+    cursor: str | None = None,
+) -> dict[str, Any]:
     last_id = None
     if cursor:
         try:
             last_id = str(json.loads(base64.b64decode(cursor))["lastId"])
         except (ValueError, KeyError, TypeError):
             raise PublicApiError(400, "An invalid cursor was provided") from None
-    rows = await instance.runner.db(instance.store.executions.list, workflow_id=workflowId,
-                                    statuses=[status] if status else None, limit=limit, last_id=last_id)
+    rows = await instance.runner.db(
+        instance.store.executions.list,
+        workflow_id=workflowId,
+        statuses=[status] if status else None,
+        limit=limit,
+        last_id=last_id,
+    )
     if includeData:
         full = [await instance.runner.db(instance.store.executions.get, r.id) for r in rows]
         rows = [f for f in full if f is not None]
@@ -261,8 +284,9 @@ async def list_credentials(instance: InstanceDep) -> dict[str, Any]:
 
 @router.post("/credentials", dependencies=[require("credential:create")])
 async def create_credential(instance: InstanceDep, credential: CredentialIn) -> dict[str, Any]:
-    info = await instance.runner.db(instance.store.credentials.create, credential.name, credential.type,
-                                    credential.data)
+    info = await instance.runner.db(
+        instance.store.credentials.create, credential.name, credential.type, credential.data
+    )
     return CredentialOut.of(info).model_dump()
 
 
@@ -279,8 +303,9 @@ async def delete_credential(instance: InstanceDep, credential_id: str) -> dict[s
 
 
 @router.get("/tags", dependencies=[require("tag:list")])
-async def list_tags(instance: InstanceDep, limit: Annotated[int, Query(ge=1, le=250)] = 100,
-                    cursor: str | None = None) -> dict[str, Any]:
+async def list_tags(
+    instance: InstanceDep, limit: Annotated[int, Query(ge=1, le=250)] = 100, cursor: str | None = None
+) -> dict[str, Any]:
     offset = _offset(cursor)
     tags = await instance.runner.db(instance.store.tags.list, limit=offset + limit + 1)
     page, next_cursor = _page(tags, offset, limit)

@@ -52,15 +52,27 @@ UserDep = Annotated[StoredUser, Depends(current_user)]
 
 def _set_cookie(request: Request, response: Response, login: Login) -> None:
     instance = request.app.state.instance
-    response.set_cookie(COOKIE_NAME, login.token, max_age=login.max_age, expires=login.max_age, path="/",
-                        httponly=True, samesite="lax", secure=instance.settings.secure_cookie)
+    response.set_cookie(
+        COOKIE_NAME,
+        login.token,
+        max_age=login.max_age,
+        expires=login.max_age,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=instance.settings.secure_cookie,
+    )
 
 
 @router.post("/owner/setup", summary="Set up the instance owner (once; again after user-management:reset)")
-async def setup_owner(instance: InstanceDep, request: Request, response: Response,
-                      body: OwnerSetup) -> dict[str, Any]:
-    login = await instance.runner.db(instance.auth.setup_owner, email=body.email, first_name=body.firstName,
-                                     last_name=body.lastName, password=body.password)
+async def setup_owner(instance: InstanceDep, request: Request, response: Response, body: OwnerSetup) -> dict[str, Any]:
+    login = await instance.runner.db(
+        instance.auth.setup_owner,
+        email=body.email,
+        first_name=body.firstName,
+        last_name=body.lastName,
+        password=body.password,
+    )
     _set_cookie(request, response, login)
     return {"data": login.user.to_json()}
 
@@ -99,8 +111,9 @@ async def list_api_keys(instance: InstanceDep, user: UserDep) -> dict[str, Any]:
 
 @router.post("/api-keys", summary="Create an API key: the key is in rawApiKey, shown this once")
 async def create_api_key(instance: InstanceDep, user: UserDep, body: ApiKeyCreate) -> dict[str, Any]:
-    stored, key = await instance.runner.db(instance.auth.create_api_key, user, label=body.label, scopes=body.scopes,
-                                           expires_at=body.expiresAt)
+    stored, key = await instance.runner.db(
+        instance.auth.create_api_key, user, label=body.label, scopes=body.scopes, expires_at=body.expiresAt
+    )
     return {"data": {**stored.to_json(), "rawApiKey": key, "expiresAt": body.expiresAt}}
 
 

@@ -38,8 +38,12 @@ async def list_executions(
     return Page(data=[ExecutionOut.of(r) for r in rows], nextCursor=cursor)
 
 
-@router.get("/{execution_id}", summary="Get an execution (with its workflow and run data by default)",
-            response_model=Envelope[ExecutionOut], response_class=JSONAnswer)
+@router.get(
+    "/{execution_id}",
+    summary="Get an execution (with its workflow and run data by default)",
+    response_model=Envelope[ExecutionOut],
+    response_class=JSONAnswer,
+)
 async def get_execution(instance: InstanceDep, execution_id: str, includeData: bool = True) -> JSONAnswer:
     stored = await instance.runner.db(instance.store.executions.get, execution_id, include_data=includeData)
     if stored is None:

@@ -60,8 +60,7 @@ def _not_found(method: str, path: str, allowed: list[str], hint: str, *, test: b
     if allowed:
         return WebhookNotFoundError(
             f'The requested webhook "{method} {path}" is not registered.',
-            hint=f"This webhook is not registered for {method} requests. Did you mean to make a "
-            f"{allowed[0]} request?",
+            hint=f"This webhook is not registered for {method} requests. Did you mean to make a {allowed[0]} request?",
             allowed=allowed,
         )
     name = path if test else f"{method} {path}"

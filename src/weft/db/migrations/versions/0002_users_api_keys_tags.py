@@ -86,10 +86,15 @@ def _create_tags() -> None:
         "workflows_tags",
         sa.Column("workflow_id", sa.String(36), nullable=False),
         sa.Column("tag_id", sa.String(36), nullable=False),
-        sa.ForeignKeyConstraint(["workflow_id"], ["workflow_entity.id"],
-                                name="fk_workflows_tags_workflow_id_workflow_entity", ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["tag_id"], ["tag_entity.id"], name="fk_workflows_tags_tag_id_tag_entity",
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["workflow_id"],
+            ["workflow_entity.id"],
+            name="fk_workflows_tags_workflow_id_workflow_entity",
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["tag_id"], ["tag_entity.id"], name="fk_workflows_tags_tag_id_tag_entity", ondelete="CASCADE"
+        ),
         sa.PrimaryKeyConstraint("workflow_id", "tag_id", name="pk_workflows_tags"),
     )
     op.create_index("ix_workflows_tags_tag_id", "workflows_tags", ["tag_id"])
