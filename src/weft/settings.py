@@ -58,6 +58,14 @@ class Settings:
     them (n8n's ``N8N_GRACEFUL_SHUTDOWN_TIMEOUT``)."""
     max_node_runs: int | None = 100_000
     """``WEFT_MAX_NODE_RUNS``: node runs one execution may make before it ends in error; ``0`` for no cap."""
+    expression_timeout: float = 5
+    """``WEFT_EXPRESSION_TIMEOUT``: seconds one expression may run (n8n has no limit; see docs/differences.md)."""
+    code_timeout: float = 300
+    """``WEFT_CODE_TIMEOUT``: seconds one Code node run may take, all items together (n8n's
+    ``N8N_RUNNERS_TASK_TIMEOUT``, 300)."""
+    code_workers: int = 5
+    """``WEFT_CODE_WORKERS``: threads that run Code nodes and long expressions at once (n8n's
+    ``N8N_RUNNERS_MAX_CONCURRENCY``, 5); more wait for a free one."""
     block_env_access_in_node: bool = True
     """``WEFT_BLOCK_ENV_ACCESS_IN_NODE``: when true, expressions and Code nodes cannot read ``$env``."""
 
@@ -102,6 +110,9 @@ class Settings:
             execution_timeout=_timeout(env, "WEFT_EXECUTION_TIMEOUT"),
             max_node_runs=_int(env, "WEFT_MAX_NODE_RUNS", 100_000) or None,
             graceful_shutdown_timeout=_positive(env, "WEFT_GRACEFUL_SHUTDOWN_TIMEOUT", 10),
+            expression_timeout=_positive(env, "WEFT_EXPRESSION_TIMEOUT", 5),
+            code_timeout=_positive(env, "WEFT_CODE_TIMEOUT", 300),
+            code_workers=max(1, _int(env, "WEFT_CODE_WORKERS", 5)),
             block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
             payload_size_max=_positive(env, "WEFT_PAYLOAD_SIZE_MAX", 16),
             json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),

@@ -81,15 +81,15 @@ def test_deep_recursion_is_an_error() -> None:
 
 
 def test_code_node_endless_loop_times_out() -> None:
-    ctx = make_context(limits=ExpressionLimits(time_s=0.3))
-    with pytest.raises(NodeOperationError, match="Code execution timed out"):
+    ctx = make_context(limits=ExpressionLimits(code_time_s=0.3))
+    with pytest.raises(NodeOperationError, match=r"Task execution timed out after 0\.3 seconds"):
         run_code("while (true) {}", ctx)
     assert run_code("return {json: {ok: true}}", ctx).items == [{"json": {"ok": True}}]
 
 
 def test_code_node_endless_promise_chain_times_out() -> None:
-    ctx = make_context(limits=ExpressionLimits(time_s=0.3))
-    with pytest.raises(NodeOperationError, match="Code execution timed out"):
+    ctx = make_context(limits=ExpressionLimits(code_time_s=0.3))
+    with pytest.raises(NodeOperationError, match=r"Task execution timed out after 0\.3 seconds"):
         run_code("for (;;) { await null }", ctx)
     assert run_code("return {json: {ok: 1}}", ctx).items == [{"json": {"ok": 1}}]
 

@@ -10,10 +10,13 @@ from typing import Any
 
 from weft.cli.execute import dumps_indented
 from weft.engine import Execution
+from weft.engine.options import EngineOptions
 from weft.engine.services import LocalServices
 from weft.engine.start import find_called_start
+from weft.expressions import ExpressionLimits
 from weft.nodes.registry import default_registry
 from weft.testing import OracleOpenAIServer
+from weft.testing.mcp_server import McpTestServer
 from weft.workflow import Workflow, parse_workflow, validate_workflow
 
 from ._normalize import normalize_requests, normalize_run
@@ -21,6 +24,8 @@ from ._normalize import normalize_requests, normalize_run
 CASES = Path(__file__).resolve().parent / "cases"
 #: The credential every AI case's OpenAI Chat Model names.
 CREDENTIAL = {"id": "accFakeOpenAi0001", "name": "Fake OpenAI (acceptance)", "type": "openAiApi"}
+#: Where the oracle served its MCP server for cases with a ``uses_mcp`` file.
+ORACLE_MCP_URL = "http://127.0.0.1:18282/mcp"
 
 
 def _jsonl(path: Path) -> list[dict[str, Any]]:
@@ -84,11 +89,19 @@ def all_cases() -> list[Case]:
 
 async def run_with_weft(case: Case) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Weft's IRun for the case, as ``weft execute --json`` prints it (mode ``cli``), and the model-request log."""
+    if case.file("uses_mcp").exists():  # the oracle's MCP server, served by Weft's own on a free port
+        with McpTestServer() as mcp:
+            text = json.dumps(case.workflow).replace(ORACLE_MCP_URL, mcp.url)
+            return await _run_with_weft(case, json.loads(text))
+    return await _run_with_weft(case, case.workflow)
+
+
+async def _run_with_weft(case: Case, workflow: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     registry = default_registry()
-    model = parse_workflow(case.workflow, source=str(case.file("workflow.json")))
+    model = parse_workflow(workflow, source=str(case.file("workflow.json")))
     validate_workflow(model, registry)
     if not case.is_ai:
-        return await _execute(Workflow(model), registry, {}), []
+        return await _execute(Workflow(model), registry, {}, engine_options(case)), []
     script = json.loads(case.file("llm_script.json").read_text())
     with OracleOpenAIServer(script) as server:
         data = {"apiKey": "sk-fake-acceptance", "url": server.base_url, "header": False}
@@ -96,10 +109,23 @@ async def run_with_weft(case: Case) -> tuple[dict[str, Any], list[dict[str, Any]
         return run, list(server.log)
 
 
-async def _execute(workflow: Workflow, registry: Any, credentials: dict[str, Any]) -> dict[str, Any]:
+def engine_options(case: Case) -> EngineOptions:
+    """The settings n8n was recorded with (``n8n_env.json``), as Weft's: ``N8N_RUNNERS_TASK_TIMEOUT``."""
+    path = case.file("n8n_env.json")
+    env: dict[str, str] = json.loads(path.read_text()) if path.exists() else {}
+    limits = ExpressionLimits()
+    if "N8N_RUNNERS_TASK_TIMEOUT" in env:
+        limits = ExpressionLimits(code_time_s=float(env["N8N_RUNNERS_TASK_TIMEOUT"]))
+    return EngineOptions(expression_limits=limits)
+
+
+async def _execute(
+    workflow: Workflow, registry: Any, credentials: dict[str, Any], options: EngineOptions | None = None
+) -> dict[str, Any]:
     services = LocalServices(credentials=credentials, registry=registry)
     start = find_called_start(workflow)  # as weft execute (n8n's findCliWorkflowStart)
-    run = await Execution(workflow, registry=registry, mode="cli", services=services).run(start_node=start)
+    execution = Execution(workflow, registry=registry, mode="cli", services=services, options=options)
+    run = await execution.run(start_node=start)
     await services.wait_background()
     printed: dict[str, Any] = json.loads(dumps_indented(run))  # through the CLI's JSON writer, as printed
     return printed

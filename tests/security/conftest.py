@@ -67,7 +67,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("weft-security")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    settings = Settings(user_folder=folder, encryption_key="test-key", port=port, public_url=url + "/")
+    settings = Settings(
+        user_folder=folder, encryption_key="test-key", port=port, public_url=url + "/", code_timeout=5
+    )  # spinning Code nodes of the suite end after 5 s, not n8n's 300
     uv, thread = serve_in_thread(settings, port)
     with httpx.Client(base_url=url, timeout=TIMEOUT) as owner:
         owner.post("/rest/owner/setup", json=OWNER)  # not asserted: the suite also runs against code without users

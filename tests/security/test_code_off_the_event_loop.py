@@ -1,6 +1,7 @@
-"""User code never runs on the event loop: while four Code nodes spin in ``while (true) {}``, the server still
-answers a webhook, and the loops end at their time limit. (How fast it answers is measured by the bench
-``bench/bench_code_isolation.py``; this test only asserts that it answers before the loops end.)"""
+"""User code never runs on the event loop: while four Code nodes (or four expressions of Set nodes) spin in
+``while (true) {}``, the server still answers a webhook, and the loops end at their time limit. (How fast it
+answers is measured by the bench ``bench/bench_code_isolation.py``; this test only asserts that it answers before
+the loops end.)"""
 
 from __future__ import annotations
 
@@ -12,13 +13,33 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from .conftest import TIMEOUT, Server
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def _spinning_workflow(path: str) -> dict[str, Any]:
+_SPIN_CODE = {
+    "type": "n8n-nodes-base.code",
+    "typeVersion": 2,
+    "parameters": {"jsCode": "while (true) {}"},
+}
+_SPIN_EXPRESSION = {
+    "type": "n8n-nodes-base.set",
+    "typeVersion": 3.4,
+    "parameters": {
+        "assignments": {
+            "assignments": [
+                {"id": "a1", "name": "x", "type": "string", "value": "={{ (() => { while (true) {} })() }}"}
+            ]
+        },
+        "options": {},
+    },
+}
+
+
+def _spinning_workflow(path: str, spinner: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": uuid.uuid4().hex[:16],
         "name": f"spin {path}",
@@ -32,13 +53,7 @@ def _spinning_workflow(path: str) -> dict[str, Any]:
                 "webhookId": str(uuid.uuid4()),
                 "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}},
             },
-            {
-                "name": "Spin",
-                "type": "n8n-nodes-base.code",
-                "typeVersion": 2,
-                "position": [200, 0],
-                "parameters": {"jsCode": "while (true) {}"},
-            },
+            {"name": "Spin", "position": [200, 0], **spinner},
         ],
         "connections": {"Webhook": {"main": [[{"node": "Spin", "type": "main", "index": 0}]]}},
     }
@@ -54,9 +69,10 @@ def _webhook_example(path: str) -> dict[str, Any]:
     return data
 
 
-def test_a_webhook_answers_while_four_code_nodes_spin(server: Server) -> None:
+@pytest.mark.parametrize("spinner", [_SPIN_CODE, _SPIN_EXPRESSION], ids=["code", "expression"])
+def test_a_webhook_answers_while_four_nodes_spin(server: Server, spinner: dict[str, Any]) -> None:
     spin, quick = f"spin-{uuid.uuid4().hex[:8]}", f"quick-{uuid.uuid4().hex[:8]}"
-    server.import_workflow(_spinning_workflow(spin))
+    server.import_workflow(_spinning_workflow(spin, spinner))
     server.import_workflow(_webhook_example(quick))
     ended: list[float] = []
 

@@ -20,7 +20,7 @@ from weft.engine.options import EngineOptions
 from weft.expressions import ExpressionLimits
 
 #: Both workflows share the limits, so the sandbox would be shared too (new limits rebuild it).
-OPTIONS = EngineOptions(expression_limits=ExpressionLimits(time_s=1.0))
+OPTIONS = EngineOptions(expression_limits=ExpressionLimits(time_s=1.0, code_time_s=1.0))
 
 #: Each statement pollutes what it can; all of them run in one Code node, and each alone in its own test.
 POLLUTE_STATEMENTS = [

@@ -9,6 +9,7 @@ from weft.engine.context import ExecuteContext
 from weft.engine.entry_metadata import EntryMetadata
 from weft.engine.state import to_item
 from weft.errors import NodeOperationError
+from weft.expressions.offload import drive
 from weft.nodes.contract import EngineRequest, EngineResponse, NodeType
 from weft.workflow import ExecuteData, Item, NodeOutput
 
@@ -47,10 +48,11 @@ async def run_node(
         engine_response=response,
     )
     timeout_ms = EntryMetadata.of(entry).timeout_ms
+    # driven: an expression that runs long moves to a worker thread instead of holding the event loop
     if timeout_ms:
-        result = await with_timeout(node_type.execute(ctx), timeout_ms, node.name)
+        result = await with_timeout(drive(node_type.execute(ctx)), timeout_ms, node.name)
     else:
-        result = await node_type.execute(ctx)
+        result = await drive(node_type.execute(ctx))
     if isinstance(result, EngineRequest) or result is None:
         return result
     return [[to_item(i) for i in items] if items is not None else [] for items in result]

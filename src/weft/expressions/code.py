@@ -140,17 +140,25 @@ def _line_of(stack: str) -> int | None:
     return next((line for name, line in frames if name == _WRAPPER), None)
 
 
-def _run(runtime: JsRuntime, fn: Any, ctx: ExpressionContext, item_index: int) -> Any:
-    """Run the compiled code once (all items when ``item_index`` is -1); the returned value as Python."""
+def _run(runtime: JsRuntime, fn: Any, ctx: ExpressionContext, item_index: int, deadline: float) -> Any:
+    """Run the compiled code once (all items when ``item_index`` is -1) until ``deadline`` (``time.monotonic()``),
+    which holds for the whole node run however often the code stops to ask for data; the value as Python."""
     start = runtime.api["codeStart"]
     finish = runtime.api["codeFinish"]
     per_item = item_index >= 0
 
+    def left() -> bool:
+        remaining = deadline - time.monotonic()
+        runtime.limit_calls(max(remaining, 0.001))
+        return remaining > 0
+
     def call() -> Any:
-        deadline = time.monotonic() + ctx.limits.time_s
+        if not left():
+            discard_runtime()
+            return _timeout_marker()
         start(fn, max(item_index, 0), not per_item)  # all items: $json is item 0's, as n8n's proxy
         while True:
-            if time.monotonic() > deadline:
+            if not left():
                 discard_runtime()
                 return _timeout_marker()
             if runtime.context.execute_pending_job():
@@ -177,13 +185,7 @@ def _node_error(ctx: ExpressionContext, failure: _CodeFailure, item_index: int |
     error before it knows the item)."""
     err = failure.error
     if err.message in ("interrupted", "Expression timed out"):
-        return NodeOperationError(
-            ctx.node_name,
-            "Code execution timed out",
-            description=f"The code ran longer than {ctx.limits.time_s:g} s, its time limit. Look for an endless loop.",
-            item_index=item_index,
-            run_index=ctx.run_index,
-        )
+        return _timed_out(ctx, item_index)
     if err.message == "Expression exceeded memory limit":
         return NodeOperationError(
             ctx.node_name, "Code exceeded memory limit", description=err.description, item_index=item_index
@@ -200,6 +202,23 @@ def _node_error(ctx: ExpressionContext, failure: _CodeFailure, item_index: int |
         ctx.node_name,
         f"{details} {display}".strip(),
         description=kind,
+        item_index=item_index,
+        run_index=ctx.run_index,
+    )
+
+
+def _timed_out(ctx: ExpressionContext, item_index: int | None) -> NodeOperationError:
+    """n8n's ``TaskRunnerTimeoutError`` (recorded: cases c900, c901), naming Weft's setting."""
+    limit = ctx.limits.code_time_s
+    unit = "second" if limit == 1 else "seconds"
+    return NodeOperationError(
+        ctx.node_name,
+        f"Task execution timed out after {limit:g} {unit}",
+        description="The Code node ran past its time limit, so it was stopped. You can try the following: "
+        "1. Optimize your script to prevent long-running tasks, e.g. by processing data in smaller batches. "
+        "2. Ensure that all paths in your script are able to terminate, i.e. no infinite loops. "
+        f"3. If your task can reasonably take more than {limit:g} {unit}, increase the timeout using the "
+        "WEFT_CODE_TIMEOUT environment variable.",
         item_index=item_index,
         run_index=ctx.run_index,
     )
@@ -222,14 +241,22 @@ def _details_and_type(err: ExpressionError) -> tuple[str, str | None]:
     return match.group(2).strip(), None if kind.lower() == "error" else kind
 
 
-def run_code(code: str, ctx: ExpressionContext, static_data: dict[str, Any] | None = None) -> CodeResult:
+def code_deadline(ctx: ExpressionContext) -> float:
+    """When a Code node run that starts now must end (``time.monotonic()``): its limit holds for all its items."""
+    return time.monotonic() + ctx.limits.code_time_s
+
+
+def run_code(
+    code: str, ctx: ExpressionContext, static_data: dict[str, Any] | None = None, deadline: float | None = None
+) -> CodeResult:
     """Run ``code`` once for all input items (n8n's ``runOnceForAllItems``); items normalised as n8n does.
 
-    ``static_data`` is the workflow's static data, which ``$getWorkflowStaticData`` reads and changes."""
+    ``static_data`` is the workflow's static data, which ``$getWorkflowStaticData`` reads and changes; ``deadline``
+    defaults to :func:`code_deadline`."""
     runtime = code_runtime(ctx)  # a fresh context per Code node run (isolation)
     fn = _compile(runtime, code, ctx, static_data, per_item=False)
     try:
-        value, logs = _run(runtime, fn, ctx, -1)
+        value, logs = _run(runtime, fn, ctx, -1, code_deadline(ctx) if deadline is None else deadline)
     except _CodeFailure as failure:
         raise _node_error(ctx, failure, None) from None
     value = _take_static(value, static_data)
@@ -237,13 +264,18 @@ def run_code(code: str, ctx: ExpressionContext, static_data: dict[str, Any] | No
 
 
 def run_code_for_item(
-    code: str, ctx: ExpressionContext, item_index: int, static_data: dict[str, Any] | None = None
+    code: str,
+    ctx: ExpressionContext,
+    item_index: int,
+    static_data: dict[str, Any] | None = None,
+    deadline: float | None = None,
 ) -> CodeResult:
-    """Run ``code`` for one input item (n8n's ``runOnceForEachItem``); at most one item, paired to the input."""
+    """Run ``code`` for one input item (n8n's ``runOnceForEachItem``); at most one item, paired to the input.
+    Pass every item of one node run the same ``deadline`` (:func:`code_deadline`)."""
     runtime = code_runtime(ctx)  # a fresh context per Code node run (isolation)
     fn = _compile(runtime, code, ctx, static_data, per_item=True)
     try:
-        value, logs = _run(runtime, fn, ctx, item_index)
+        value, logs = _run(runtime, fn, ctx, item_index, code_deadline(ctx) if deadline is None else deadline)
     except _CodeFailure as failure:
         raise _node_error(ctx, failure, item_index) from None
     value = _take_static(value, static_data)

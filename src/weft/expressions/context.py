@@ -18,7 +18,10 @@ class ExpressionLimits:
     """Time and memory limits of one evaluation in the sandbox."""
 
     time_s: float = 5.0
-    """Wall-clock limit of one evaluation or Code node run."""
+    """Wall-clock limit of one evaluation (``WEFT_EXPRESSION_TIMEOUT``)."""
+    code_time_s: float = 300.0
+    """Wall-clock limit of one Code node run, all its items together, whatever data it asks for
+    (``WEFT_CODE_TIMEOUT``; n8n's ``N8N_RUNNERS_TASK_TIMEOUT``, also 300 s)."""
     memory_bytes: int = 128 * 1024 * 1024
     """Heap limit of the sandbox runtime (the pre-loaded libraries use about 25 MiB of it)."""
 

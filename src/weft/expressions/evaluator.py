@@ -12,6 +12,7 @@ import _quickjs
 from weft.errors import ExpressionError
 from weft.expressions.context import ExpressionContext
 from weft.expressions.fastpath import DECLINE, FastFn, compile_fast
+from weft.expressions.offload import LOOP_BUDGET_S, can_offload, run_off_loop
 from weft.expressions.results import MARK, Outcome, decode, is_out_of_memory, is_stack_overflow, number, v8_message
 from weft.expressions.runtime import JsObject, JsRuntime, discard_runtime, get_runtime
 from weft.expressions.sandbox import blocked_reason, constructor_call
@@ -61,10 +62,31 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
         if value is not DECLINE:
             return value
 
+    if can_offload():
+        try:
+            return _evaluate_js(compiled, text, ctx, item_index, parameter, LOOP_BUDGET_S)
+        except _OverBudget:  # a long one: again in a worker thread, with its whole limit, the loop going on
+            return run_off_loop(lambda: _evaluate_js(compiled, text, ctx, item_index, parameter, None))
+    return _evaluate_js(compiled, text, ctx, item_index, parameter, None)
+
+
+class _OverBudget(Exception):
+    """An evaluation on the event loop ran past :data:`LOOP_BUDGET_S` (it is evaluated again off the loop)."""
+
+
+def _evaluate_js(
+    compiled: Compiled, text: str, ctx: ExpressionContext, item_index: int, parameter: str | None, budget: float | None
+) -> Any:
+    """Evaluate in this thread's runtime, each call limited to ``budget`` (else the evaluation's own limit)."""
+
     def error(message: str, description: str | None) -> ExpressionError:
         return _expression_error(message, description, ctx, item_index, parameter, text)
 
     runtime = get_runtime(ctx.limits)
+    if budget is None or budget >= ctx.limits.time_s:
+        runtime.limit_calls(ctx.limits.time_s)
+    else:
+        runtime.limit_calls(budget, budget=True)
     try:
         fn = runtime.function(compiled.js)
     except _quickjs.JSException as exc:
@@ -76,7 +98,7 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
         try:
             raw = fn(item_index)
         except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
-            raise crash_error(exc, ctx, error) from None
+            raise crash_error(exc, ctx, error, runtime) from None
         kind = type(raw)
         if kind is str and raw[:1] != MARK:
             return raw
@@ -162,11 +184,19 @@ def guarded_call(runtime: JsRuntime, ctx: ExpressionContext, call: Callable[[], 
     try:
         return call()
     except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
-        raise crash_error(exc, ctx, error) from None
+        raise crash_error(exc, ctx, error, runtime) from None
 
 
-def crash_error(exc: Exception, ctx: ExpressionContext, error: ErrorFactory) -> ExpressionError:
-    """The error for an exception that escaped the sandbox (timeout, memory, stack); drops the runtime."""
+def crash_error(
+    exc: Exception, ctx: ExpressionContext, error: ErrorFactory, runtime: JsRuntime | None = None
+) -> Exception:
+    """The error for an exception that escaped the sandbox (timeout, memory, stack); drops the runtime.
+
+    An interruption by the event loop's budget is no error: it gives :class:`_OverBudget`, and the runtime stays
+    (the session is closed, so what the evaluation left behind is gone)."""
+    if runtime is not None and runtime.over_budget(exc):
+        runtime.end_session()
+        return _OverBudget()
     discard_runtime()
     if isinstance(exc, _quickjs.StackOverflow):
         return error("Maximum call stack size exceeded", "The code recursed too deeply.")

@@ -33,13 +33,19 @@ class FromAIArgument:
 
     key: str
     description: str | None = None
-    type: FromAIType = "string"
+    """As written; ``None`` when the call has no second argument (n8n tells ``''`` from absent)."""
+    type: str = "string"
+    """As written (``'String'`` is accepted); :attr:`kind` is the lower-case type the schema uses."""
     default: Any = _MISSING
     """The parsed default; :attr:`has_default` tells an absent default from ``None``."""
 
     @property
     def has_default(self) -> bool:
         return self.default is not _MISSING
+
+    @property
+    def kind(self) -> FromAIType:
+        return self.type.lower()  # type: ignore[return-value]
 
 
 def extract_from_ai_calls(text: str) -> list[FromAIArgument]:
@@ -125,44 +131,60 @@ def _unquote(arg: str) -> str:
 
 def _parse_arguments(args: str) -> FromAIArgument:
     parts = _split_arguments(args)
-    raw_type = parts[2] if len(parts) > 2 else "string"
-    kind = raw_type.lower()
-    if kind not in TYPES:
-        raise FromAIParseError(f"Invalid type: {raw_type}")
-    default = _parse_default(parts[3], kind) if len(parts) > 3 else _MISSING
+    kind = parts[2] if len(parts) > 2 else "string"  # kept as written: n8n compares and parses with it
+    if kind.lower() not in TYPES:
+        raise FromAIParseError(f"Invalid type: {kind}")
     return FromAIArgument(
         key=parts[0] if parts else "",
-        description=parts[1] if len(parts) > 1 and parts[1] else None,
-        type=kind,  # type: ignore[arg-type]
-        default=default,
+        description=parts[1] if len(parts) > 1 else None,
+        type=kind,
+        default=_parse_default(parts[3], kind) if len(parts) > 3 else _MISSING,
     )
 
 
 def _parse_default(value: str, kind: str) -> Any:
+    """n8n's ``parseDefaultValue``: strings as written, ``true``/``false``, JS ``Number()``, else JSON, else text."""
     if kind == "string":
         return value
     lower = value.lower()
     if kind == "boolean" and lower in ("true", "false"):
         return lower == "true"
     if kind == "number":
-        number = _js_number(value)
+        number = js_number(value)
         if number is not None:
             return number
     try:
-        return json.loads(value)
+        return json.loads(value, parse_constant=_reject_constant)
     except ValueError:
         return value
 
 
-def _js_number(value: str) -> int | float | None:
-    text = value.strip()
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+_JS_NUMBER = re.compile(r"[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|infinity)", re.IGNORECASE)
+_JS_RADIX = re.compile(r"0([xob])([0-9a-f]+)", re.IGNORECASE)
+
+
+def js_number(value: str) -> int | float | None:
+    """JavaScript's ``Number(value)`` for a string, or ``None`` where it gives ``NaN``."""
+    text = value.strip(" \t\n\r\v\f\u00a0\ufeff")
     if text == "":
         return 0
-    try:
-        number = float(text)
-    except ValueError:
+    radix = _JS_RADIX.fullmatch(text)
+    if radix:
+        base = {"x": 16, "o": 8, "b": 2}[radix.group(1).lower()]
+        try:
+            return int(radix.group(2), base)
+        except ValueError:
+            return None
+    if not _JS_NUMBER.fullmatch(text) or text.lower().lstrip("+-") != text.lower().lstrip("+-").strip():
         return None
-    return int(number) if number.is_integer() else number
+    if text.lower().lstrip("+-") == "infinity":
+        return float("-inf") if text.startswith("-") else float("inf")
+    number = float(text)
+    return int(number) if number.is_integer() and abs(number) < 2**53 else number
 
 
 def collect_from_ai_arguments(parameters: Any) -> list[FromAIArgument]:
@@ -185,16 +207,12 @@ def _strings(value: Any) -> Iterable[str]:
 
 
 def _property_schema(arg: FromAIArgument) -> dict[str, Any]:
-    schema: dict[str, Any]
-    if arg.type == "json":
-        schema = {
-            "anyOf": [
-                {"type": "object", "minProperties": 1, "additionalProperties": True},
-                {"type": "array", "minItems": 1},
-            ]
-        }
-    else:
-        schema = {"type": arg.type}
+    """n8n's ``generateZodSchema`` as the model receives it (zod → JSON Schema).
+
+    A ``json`` argument is a ``z.custom`` schema, which converts to no type at all (recorded: case a101); the
+    ``anyOf`` n8n attaches to it is not what reaches the model.
+    """
+    schema: dict[str, Any] = {} if arg.kind == "json" else {"type": arg.kind}
     if arg.description:
         schema["description"] = arg.description
     if arg.has_default:
@@ -202,37 +220,70 @@ def _property_schema(arg: FromAIArgument) -> dict[str, Any]:
     return schema
 
 
+def _default_fits(arg: FromAIArgument) -> bool:
+    """Whether zod's ``.default()`` makes the argument optional: only when the default passes the type's check
+    (a ``json`` default that is not a non-empty object or array stays required: recorded, case a109)."""
+    if not arg.has_default:
+        return False
+    value = arg.default
+    if arg.kind == "json":
+        return isinstance(value, dict | list) and len(value) > 0
+    if arg.kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool) and value == value
+    if arg.kind == "boolean":
+        return isinstance(value, bool)
+    return isinstance(value, str)
+
+
+class FromAIError(WorkflowDefinitionError):
+    """A node's ``$fromAI()`` calls do not make a tool schema; ``n8n_message``/``n8n_description`` are n8n's."""
+
+    def __init__(self, node_name: str, message: str, description: str, fix: str) -> None:
+        super().__init__(message, node_name=node_name, fix=fix)
+        self.n8n_message = message
+        self.n8n_description = description
+
+
+_KEY_RULE = (
+    "Invalid parameter key, must be between 1 and 64 characters long and only contain letters, numbers, "
+    "underscores, and hyphens"
+)
+
+
 def from_ai_json_schema(node_name: str, parameters: Any) -> dict[str, Any]:
-    """The JSON Schema of a tool's arguments from its parameters' ``$fromAI()`` calls (n8n's ``getSchema``)."""
+    """The JSON Schema of a tool's arguments from its parameters' ``$fromAI()`` calls (n8n's ``getSchema``).
+
+    Raises :class:`FromAIError` (a :class:`WorkflowDefinitionError`) with n8n's message for a call that does not
+    parse, a bad key, or one key used with two descriptions or types.
+    """
     try:
         calls = collect_from_ai_arguments(parameters)
     except FromAIParseError as exc:
-        raise WorkflowDefinitionError(str(exc), node_name=node_name, fix="Correct the $fromAI() call.") from None
+        raise FromAIError(node_name, str(exc), str(exc), "Correct the $fromAI() call.") from None
+    first: dict[str, FromAIArgument] = {}
     unique: dict[str, FromAIArgument] = {}
     for arg in calls:
         _validate_key(node_name, arg.key)
-        previous = unique.get(arg.key)
-        if previous is not None and (previous.description, previous.type) != (arg.description, arg.type):
-            raise WorkflowDefinitionError(
+        previous = first.setdefault(arg.key, arg)
+        if (previous.description, previous.type) != (arg.description, arg.type):
+            raise FromAIError(
+                node_name,
                 f"Duplicate key '{arg.key}' found with different description or type",
-                node_name=node_name,
-                fix="Use the same description and type for every $fromAI() call with this key, or rename one.",
+                "Ensure all $fromAI() calls with the same key have consistent descriptions and types",
+                "Use the same description and type for every $fromAI() call with this key, or rename one.",
             )
-        unique[arg.key] = arg
-    return {
-        "type": "object",
-        "properties": {key: _property_schema(arg) for key, arg in unique.items()},
-        "required": [key for key, arg in unique.items() if not arg.has_default],
-        "additionalProperties": False,
-    }
+        unique[arg.key] = arg  # n8n keeps the last call of a key (its default wins)
+    schema: dict[str, Any] = {"type": "object", "properties": {k: _property_schema(a) for k, a in unique.items()}}
+    required = [key for key, arg in unique.items() if not _default_fits(arg)]
+    if required:  # zod-to-json-schema leaves out an empty list
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
 
 
 def _validate_key(node_name: str, key: str) -> None:
     if not key:
-        raise WorkflowDefinitionError("You must specify a key when using $fromAI()", node_name=node_name)
+        raise FromAIError(node_name, "You must specify a key when using $fromAI()", _KEY_RULE, "Add a key.")
     if not KEY_PATTERN.match(key):
-        raise WorkflowDefinitionError(
-            f"Parameter key `{key}` is invalid",
-            node_name=node_name,
-            fix="Keys must be 1 to 64 characters long and use only letters, numbers, underscores and hyphens.",
-        )
+        fix = "Keys must be 1 to 64 characters long and use only letters, numbers, underscores and hyphens."
+        raise FromAIError(node_name, f"Parameter key `{key}` is invalid", _KEY_RULE, fix)

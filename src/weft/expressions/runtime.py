@@ -30,6 +30,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,9 @@ class JsRuntime:
     FUNCTION_CACHE_SIZE = 4096
 
     def __init__(self, limits: ExpressionLimits, *, frozen: bool = True) -> None:
-        self.limits = ExpressionLimits(time_s=limits.time_s, memory_bytes=limits.memory_bytes)
+        self.limits = ExpressionLimits(
+            time_s=limits.time_s, code_time_s=limits.code_time_s, memory_bytes=limits.memory_bytes
+        )
         self.frozen = frozen
         self.bundles: tuple[str, ...] = ()
         """The bundles loaded besides the core, in load order (``luxon``, ``extras``, ``locale-de`` …)."""
@@ -132,7 +135,10 @@ class JsRuntime:
         if self.frozen:
             self.context.eval(HARDEN)
         self.context.set_memory_limit(self.limits.memory_bytes)
-        self.context.set_time_limit(self.limits.time_s)
+        self.call_limit = self.limits.time_s
+        """The time limit of each call into the context now (see :meth:`limit_calls`)."""
+        self.budgeted = False
+        self.context.set_time_limit(self.call_limit)
         self.context.set_max_stack_size(1024 * 1024)
         self._functions: OrderedDict[str, JsObject] = OrderedDict()
         self.session: Any = None
@@ -144,7 +150,7 @@ class JsRuntime:
         return "luxon" in self.bundles
 
     def matches(self, limits: ExpressionLimits) -> bool:
-        return self.limits.time_s == limits.time_s and self.limits.memory_bytes == limits.memory_bytes
+        return self.limits == limits
 
     def function(self, source: str) -> JsObject:
         """The compiled function for ``source`` (cached); raises ``_quickjs.JSException`` on bad syntax."""
@@ -191,7 +197,20 @@ class JsRuntime:
             self.context.eval(source)
         finally:
             self.context.set_memory_limit(self.limits.memory_bytes)
-            self.context.set_time_limit(self.limits.time_s)
+            self.context.set_time_limit(self.call_limit)
+
+    def limit_calls(self, seconds: float, *, budget: bool = False) -> None:
+        """Interrupt each call into the context after ``seconds``: a Code node's calls get what is left of its
+        run's limit; an evaluation on the event loop gets a short ``budget``
+        (:data:`weft.expressions.offload.LOOP_BUDGET_S`), after which it goes on in a worker thread."""
+        self.budgeted = budget
+        if seconds != self.call_limit:
+            self.context.set_time_limit(seconds)
+            self.call_limit = seconds
+
+    def over_budget(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is an interruption by the event loop's budget (not by the evaluation's own limit)."""
+        return self.budgeted and "interrupted" in str(exc)
 
     def to_js(self, json_text: str) -> JsObject:
         """A JavaScript value parsed from JSON text."""
@@ -240,8 +259,9 @@ def code_runtime(ctx: ExpressionContext) -> JsRuntime:
     """A fresh runtime for the Code node run ``ctx`` (the items of one run, per item, share it)."""
     owner = _pool.code_owner
     runtime = _pool.code
-    if runtime is None or owner is None or owner() is not ctx or not runtime.matches(ctx.limits):
-        runtime = JsRuntime(ctx.limits, frozen=False)
+    limits = replace(ctx.limits, time_s=ctx.limits.code_time_s)  # the run's limit; each call gets what is left
+    if runtime is None or owner is None or owner() is not ctx or not runtime.matches(limits):
+        runtime = JsRuntime(limits, frozen=False)
         _pool.code = runtime
         _pool.code_owner = weakref.ref(ctx)
     return runtime

@@ -24,6 +24,8 @@ from weft.db.save_policy import SaveDefaults
 from weft.engine import EngineOptions, Execution, ExecutionHooks
 from weft.engine.state import restore_waiting_keys
 from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
+from weft.expressions import ExpressionLimits
+from weft.expressions.offload import configure_workers
 from weft.nodes.registry import NodeRegistry
 from weft.services.db_services import DbServices, ResponseSink
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
@@ -78,7 +80,9 @@ class WorkflowRunner:
             error=settings.save_data_on_error,
             manual=settings.save_manual_executions,
         )
+        configure_workers(settings.code_workers)
         self.options = EngineOptions(
+            expression_limits=ExpressionLimits(time_s=settings.expression_timeout, code_time_s=settings.code_timeout),
             allow_env=not settings.block_env_access_in_node,
             max_node_runs=settings.max_node_runs,
             resume_url_base=settings.public_url.rstrip("/") + "/webhook-waiting",

@@ -8,12 +8,13 @@ Python code is refused with a clear error.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.expressions import CodeResult, run_code, run_code_for_item
+from weft.expressions.code import code_deadline
+from weft.expressions.offload import run_in_worker
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 
@@ -46,11 +47,12 @@ class Code(NodeType):
         code = str(ctx.get_node_parameter("jsCode", 0, raw=True))
         # user code runs in a worker thread, never on the event loop: a `while (true) {}` holds only its thread
         # (until the time limit ends it) while the server answers other requests
+        # (weft.expressions.offload's pool, not asyncio's default executor: the database calls use that one)
         if mode == "runOnceForEachItem":
-            return [await asyncio.to_thread(self._each_item, ctx, code)]
+            return [await run_in_worker(self._each_item, ctx, code)]
         expression_ctx = ctx.expression_context()
         try:
-            result = await asyncio.to_thread(run_code, code, expression_ctx, _static_data(ctx))
+            result = await run_in_worker(run_code, code, expression_ctx, _static_data(ctx))
         except NodeError as exc:
             if not ctx.continue_on_fail():
                 raise
@@ -62,10 +64,11 @@ class Code(NodeType):
         _refuse_all_items_methods(ctx.node.name, code)
         expression_ctx = ctx.expression_context()
         static_data = _static_data(ctx)
+        deadline = code_deadline(expression_ctx)  # one limit for the whole run, as n8n's task timeout
         out: list[Item] = []
         for index in range(len(ctx.get_input_data())):
             try:
-                result: CodeResult = run_code_for_item(code, expression_ctx, index, static_data)
+                result: CodeResult = run_code_for_item(code, expression_ctx, index, static_data, deadline)
             except NodeError as exc:
                 if not ctx.continue_on_fail():
                     raise
