@@ -15,7 +15,10 @@ _LC = "@n8n/n8n-nodes-langchain."
 #: ``{type name: "module:Class"}`` (imported on first use).
 AGENT_CATALOG: dict[str, str] = {
     _LC + "agent": "weft.ai.agent.node:Agent",
+    _LC + "mcpTrigger": "weft.ai.nodes.mcp_trigger:McpTrigger",
     _LC + "memoryBufferWindow": "weft.ai.memory.buffer_window:MemoryBufferWindow",
+    _LC + "mcpClient": "weft.ai.nodes.mcp_client:McpClient",
+    _LC + "mcpClientTool": "weft.ai.tools.mcp_client_tool:McpClientTool",
     _LC + "toolCalculator": "weft.ai.tools.calculator:ToolCalculator",
     _LC + "toolCode": "weft.ai.tools.code:ToolCode",
     _LC + "toolThink": "weft.ai.tools.think:ToolThink",

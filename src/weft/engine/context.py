@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from weft.errors import CancelSignal, ConfigurationError, NodeOperationError, WeftError
 from weft.expressions import ExpressionContext, evaluate
 from weft.nodes.contract import MISSING, EngineResponse, ExecutionServices, NodeType
+from weft.nodes.resources import ExecutionResources
 from weft.workflow import MAIN, ExecuteData, Item, NodeModel, TaskData, Workflow
 
 if TYPE_CHECKING:
@@ -141,6 +142,9 @@ class _BaseContext:
         reason = self._execution.cancel_reason
         if reason is not None:
             raise CancelSignal(reason)
+
+    def execution_resources(self) -> ExecutionResources:
+        return self._execution.resources
 
 
 class ExecuteContext(_BaseContext):

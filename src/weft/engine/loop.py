@@ -40,6 +40,7 @@ from weft.errors import (
 )
 from weft.nodes.contract import EngineRequest, ExecutionServices, NodeType
 from weft.nodes.registry import NodeRegistry, default_registry
+from weft.nodes.resources import ExecutionResources
 from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, RunExecutionData, TaskData, Workflow
 
 
@@ -79,6 +80,8 @@ class Execution:
         self._task: asyncio.Task[Any] | None = None
         self._pending_hooks: list[asyncio.Future[Any]] = []
         self._last_skipped: str | None = None
+        self.resources = ExecutionResources()
+        """What nodes opened for this execution (MCP sessions); closed when a drive of the loop ends."""
 
     # ------------------------------------------------------------------ public API
 
@@ -168,6 +171,7 @@ class Execution:
         finally:
             if timer is not None:
                 timer.cancel()
+            await self.resources.aclose()
 
     async def _run_loop(self, resumed: bool) -> Run:
         await self.hooks.run("workflowExecuteResume" if resumed else "workflowExecuteBefore", self.workflow, self.data)

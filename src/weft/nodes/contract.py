@@ -18,6 +18,7 @@ from weft.workflow import AI_TOOL, MAIN, Item, NodeModel, NodeOutput, TaskData, 
 
 if TYPE_CHECKING:
     from weft.expressions import ExpressionContext
+    from weft.nodes.resources import ExecutionResources
 
 
 class _Missing:
@@ -322,6 +323,10 @@ class NodeContext(Protocol):
 
     def check_cancelled(self) -> None:
         """Raise :class:`~weft.errors.CancelSignal` if the execution was cancelled."""
+        ...
+
+    def execution_resources(self) -> ExecutionResources:
+        """Resources opened once per execution (an MCP session) and closed by the engine when it ends."""
         ...
 
 

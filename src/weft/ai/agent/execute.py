@@ -172,7 +172,10 @@ async def _converse(
                 return await _finish(turn, state, AGENT_STOPPED, options, memory)
             continue
         # replayed as n8n rebuilds it from the steps: no text, each call under its node's tool name (a053, a033)
-        replayed = [ToolCall(id=c.id, name=turn.tools.replay_name(c.name), args=c.args) for c in calls]
+        replayed = [
+            ToolCall(id=c.id, name=turn.tools.replay_name(c.name), args=turn.tools.replay_args(c.name, c.args))
+            for c in calls
+        ]
         state.messages.append(AIMessage(content="", tool_calls=replayed))
         state.iterations += 1
         state.pending = [
@@ -254,7 +257,8 @@ def _resolve_pending(turn: Turn, state: ItemState, response: EngineResponse | No
         if r.action.metadata.item_index == state.item_index
     }
     for pending in state.pending:
-        call = ToolCall(id=pending.id, name=turn.tools.replay_name(pending.name), args=pending.args)
+        args = turn.tools.replay_args(pending.name, pending.args)
+        call = ToolCall(id=pending.id, name=turn.tools.replay_name(pending.name), args=args)
         observation = pending.observation
         if observation is None:
             observation = observation_of(responses.get(pending.id))

@@ -54,6 +54,12 @@ class AgentTools:
             return name
         return node_name_to_tool_name(spec.source_node_name)
 
+    def replay_args(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The arguments n8n replays for a call: its action's input, so a toolkit's tool has ``tool: <name>``
+        added (recorded: case a140)."""
+        spec = self.by_name.get(name)
+        return {**args, "tool": name} if spec is not None and spec.from_toolkit else args
+
     def unknown_tool_message(self, name: str) -> str:
         """The observation for a call to a tool the agent does not have (n8n drops such calls silently)."""
         available = ", ".join(self.names) or "none"
