@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from weft.engine.context import SupplyContext, _BaseContext
 from weft.errors import NodeOperationError
+from weft.nodes.node_tool import ToolSchemaError
 
 if TYPE_CHECKING:
     from weft.engine.loop import Execution
@@ -27,7 +28,7 @@ async def supply_sub_node_data(
         ctx = SupplyContext(execution, sub, node_type, parent)
         try:
             value = await node_type.supply_data(ctx, item_index)
-        except SubNodeError:
+        except (SubNodeError, ToolSchemaError):  # a tool's bad $fromAI() fails the parent itself (n8n)
             raise
         except Exception as error:
             raise _failed(ctx, connection_type, error, item_index) from error

@@ -1,23 +1,96 @@
-"""Node-as-tool: synthesize ``<type>Tool`` from a ``usableAsTool`` node type (n8n's ``convertNodeToAiTool``)."""
+"""Node-as-tool: synthesize ``<type>Tool`` from a ``usableAsTool`` node type (n8n's ``convertNodeToAiTool``).
+
+The new type inherits everything from the base type (its ``execute`` runs when the agent calls the tool) and
+changes only its description: no inputs, one ``ai_tool`` output, a ``toolDescription`` parameter (and
+``descriptionType`` auto/manual where the node has a resource or an operation), and the versions n8n marks
+``usableAsTool`` (a base type lists them in ``tool_versions`` when not all its versions are). Its
+``supply_data`` gives the agent the tool (:mod:`weft.nodes.node_tool`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
-from weft.nodes.contract import NodeType
+from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.node_tool import node_tool_spec
 from weft.workflow import AI_TOOL
 
+_TOOL_DESCRIPTION_HELP = (
+    "Explain to the LLM what this tool does, a good, specific description would allow LLMs to produce expected "
+    "results much more often"
+)
 
-def convert_node_to_tool(base: type[NodeType]) -> type[NodeType]:
-    """A new type that runs ``base``'s ``execute`` but has no inputs and one ``ai_tool`` output."""
+
+def _has_resource_or_operation(desc: NodeDescription) -> bool:
+    return any(prop.get("name") in ("resource", "operation") for prop in desc.properties)
+
+
+def _tool_properties(desc: NodeDescription) -> tuple[Mapping[str, Any], ...]:
+    """n8n's added parameters: ``descriptionType`` (nodes with resource/operation) and ``toolDescription``."""
+    described: dict[str, Any] = {
+        "displayName": "Description",
+        "name": "toolDescription",
+        "type": "string",
+        "default": desc.description,
+        "required": True,
+        "typeOptions": {"rows": 2},
+        "description": _TOOL_DESCRIPTION_HELP,
+    }
+    if not _has_resource_or_operation(desc):
+        return (described,)
+    described["displayOptions"] = {"show": {"descriptionType": ["manual"]}}
+    kind = {
+        "displayName": "Tool Description",
+        "name": "descriptionType",
+        "type": "options",
+        "noDataExpression": True,
+        "options": [
+            {
+                "name": "Set Automatically",
+                "value": "auto",
+                "description": "Automatically set based on resource and operation",
+            },
+            {"name": "Set Manually", "value": "manual", "description": "Manually set the description"},
+        ],
+        "default": "auto",
+    }
+    return (kind, described)
+
+
+def tool_description_of(base: type[NodeType]) -> NodeDescription:
+    """The description of ``base``'s ``…Tool`` type."""
     desc = base.description
-    tool_desc = replace(
+    defaults: dict[str, Any] = {**desc.defaults}
+    properties = desc.properties
+    if not any(prop.get("name") == "toolDescription" for prop in desc.properties):
+        added = _tool_properties(desc)
+        properties = (*desc.properties, *added)
+        defaults.update({str(prop["name"]): prop["default"] for prop in added})
+    versions: tuple[float, ...] = getattr(base, "tool_versions", None) or desc.versions
+    return replace(
         desc,
         name=desc.name + "Tool",
         display_name=desc.display_name + " Tool",
+        versions=versions,
         inputs=(),
         outputs=(AI_TOOL,),
         usable_as_tool=False,
-        defaults={**desc.defaults, "toolDescription": desc.description},
+        defaults=defaults,
+        properties=properties,
     )
-    return type(base.__name__ + "Tool", (base,), {"description": tool_desc})
+
+
+async def _supply_tool(self: NodeType, ctx: SupplyDataContext, item_index: int) -> ToolSpec:
+    """The tool the agent offers the model for this node (n8n's ``createNodeAsTool``)."""
+    return node_tool_spec(self, ctx)
+
+
+def convert_node_to_tool(base: type[NodeType]) -> type[NodeType]:
+    """A new type that runs ``base``'s ``execute`` but has no inputs, one ``ai_tool`` output and a tool definition."""
+    namespace = {"description": tool_description_of(base), "supply_data": _supply_tool, "__doc__": base.__doc__}
+    return type(base.__name__ + "Tool", (base,), namespace)
+
+
+__all__ = ["convert_node_to_tool", "tool_description_of"]

@@ -19,6 +19,7 @@ import httpx
 
 from weft.errors import NodeOperationError, WeftError
 from weft.nodes.builtin._http_errors import HttpRequestError, api_error, transport_error
+from weft.nodes.builtin._http_optimize import response_optimizer
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
 
@@ -62,6 +63,17 @@ class HttpRequest(NodeType):
         usable_as_tool=True,
         credentials=_GENERIC_AUTH,
         defaults={"method": "GET", "authentication": "none", "options": {}},
+    )
+    #: The versions n8n marks ``usableAsTool`` (``n8n-nodes-base.httpRequestTool``; v1 and v2 are not).
+    tool_versions: ClassVar[tuple[float, ...]] = (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5)
+    #: n8n's order of the top-level parameters (v3+): the order its tool schema lists ``$fromAI()`` arguments in.
+    parameter_order: ClassVar[tuple[str, ...]] = (
+        *("toolDescription", "curlImport", "method", "url", "authentication", "nodeCredentialType"),
+        *("genericAuthType", "provideSslCertificates", "sslCertificate", "sendQuery", "specifyQuery"),
+        *("queryParameters", "jsonQuery", "sendHeaders", "specifyHeaders", "headerParameters", "jsonHeaders"),
+        *("sendBody", "contentType", "specifyBody", "bodyParameters", "jsonBody", "body", "inputDataFieldName"),
+        *("rawContentType", "options", "optimizeResponse", "responseType", "dataField", "fieldsToInclude"),
+        *("fields", "cssSelector", "onlyContent", "elementsToOmit", "truncateResponse", "maxLength"),
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
@@ -320,13 +332,15 @@ def _response_items(
     if fmt == "autodetect":
         fmt = "json" if "application/json" in content_type else "file" if _BINARY_TYPES.search(content_type) else "text"
     paired: PairedItem = {"item": index}
+    optimize = response_optimizer(ctx, index)  # the identity unless a tool's "Optimize Response" is on
     meta = {"headers": dict(response.headers), "statusCode": response.status_code}
     meta["statusMessage"] = response.reason_phrase
     if fmt == "file":
         binary = {**(item.get("binary") or {}), prop: _binary_data(response)}
         return [{"json": dict(meta if full else item.get("json", {})), "binary": binary, "pairedItem": paired}]
     if fmt == "text":
-        text = response.text
+        optimized = optimize(response.text)
+        text = optimized if isinstance(optimized, str) else _text(optimized)
         return [{"json": {prop: text, **meta} if full else ({prop: text} if text else {}), "pairedItem": paired}]
     try:
         body = json.loads(response.text) if response.text.strip() else {}
@@ -334,6 +348,7 @@ def _response_items(
         if not options.get("neverError"):
             raise _fail(ctx, index, 'Response body is not valid JSON. Change "Response Format" to "Text"') from None
         body = {}
+    body = optimize(body)
     if full:
         return [{"json": {"body": body, **meta}, "pairedItem": paired}]
     values = body if isinstance(body, list) else [body]  # an array gives one item per element

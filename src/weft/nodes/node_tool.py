@@ -1,0 +1,126 @@
+"""A node used as a tool: its tool definition and its run inside an agent (n8n's ``createNodeAsTool``).
+
+A synthesized ``<type>Tool`` node (:mod:`weft.nodes.as_tool`) supplies a :class:`ToolSpec`: the node's tool
+name, the description n8n gives it (``getToolDescriptionForNode``) and the JSON Schema of the ``$fromAI()``
+calls in its parameters. When an agent of version 3 calls it, the engine runs the node like any other (its
+input item carries the model's arguments, which ``$fromAI()`` reads). Older agents run it inline through
+:attr:`ToolSpec.invoke` (:func:`invoke_node_inline`), recorded as n8n's ``makeHandleToolInvocation`` does.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from weft.errors import NodeOperationError
+from weft.expressions.fromai import FromAIError, from_ai_json_schema
+from weft.nodes._tool_call_context import ToolCallContext
+from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.tool_names import node_name_to_tool_name
+from weft.workflow import AI_TOOL, Item, NodeModel
+
+
+class ToolSchemaError(NodeOperationError):
+    """The node's ``$fromAI()`` calls make no tool schema. As in n8n the agent fails with this error itself (it
+    is not wrapped as ``Error in sub-node``, and the tool node gets no run: recorded, cases a105-a107)."""
+
+
+def tool_schema(node: NodeModel, order: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The JSON Schema of the node's ``$fromAI()`` arguments, or :class:`ToolSchemaError` naming the node.
+
+    n8n reads the parameters in its node type's property order (``order``; others follow as written).
+    """
+    rank = {name: index for index, name in enumerate(order)}
+    ordered = dict(sorted(node.parameters.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+    try:
+        return from_ai_json_schema(node.name, ordered)
+    except FromAIError as error:
+        raise ToolSchemaError(node.name, error.n8n_message, description=error.n8n_description) from error
+
+
+def tool_description(parameters: Mapping[str, Any], description: NodeDescription) -> str:
+    """n8n's ``getToolDescriptionForNode``: the generated one (``descriptionType: auto`` or no text), else the text."""
+    text = parameters.get("toolDescription", description.defaults.get("toolDescription"))
+    kind = parameters.get("descriptionType", description.defaults.get("descriptionType"))
+    if kind == "auto" or not str(text or "").strip():
+        return make_description(parameters, description)
+    return str(text)
+
+
+def make_description(parameters: Mapping[str, Any], description: NodeDescription) -> str:
+    """n8n's ``makeDescription``: ``<action> in <Node>``, ``<operation> <resource> in <Node>``, else the type's."""
+    resource, operation = parameters.get("resource"), parameters.get("operation")
+    display = str(description.defaults.get("name") or description.display_name)
+    for prop in description.properties:
+        shown = ((prop.get("displayOptions") or {}).get("show") or {}).get("resource") or []
+        if prop.get("name") == "operation" and resource in shown:
+            for option in prop.get("options") or []:
+                if option.get("value") == operation and option.get("action"):
+                    return f"{option['action']} in {display}"
+            break
+    if resource and operation:
+        return f"{operation} {resource} in {display}"
+    return description.description
+
+
+def node_tool_spec(node_type: NodeType, ctx: SupplyDataContext) -> ToolSpec:
+    """The tool an agent sees for ``ctx.node`` (n8n's ``createTool``), with the inline runner attached."""
+    node = ctx.node
+    description = type(node_type).description
+    return ToolSpec(
+        name=node_name_to_tool_name(node.name) or description.name,
+        description=tool_description(node.parameters, description),
+        parameters=tool_schema(node, getattr(node_type, "parameter_order", ())),
+        source_node_name=node.name,
+        invoke=functools.partial(invoke_node_inline, node_type, ctx),
+    )
+
+
+async def invoke_node_inline(node_type: NodeType, ctx: SupplyDataContext, arguments: dict[str, Any]) -> str:
+    """Run the node inside the agent with the model's ``arguments`` as its one input item.
+
+    As n8n: the run's ``inputOverride`` is ``{ai_tool: [[{json: arguments}]]}``, its output
+    ``{response: [<each item's json>]}``, and the model gets that list as JSON. A failure closes the run with
+    the error and is raised (the agent tells the model).
+    """
+    item: Item = {"json": dict(arguments)}
+    run = ctx.add_input_data(AI_TOOL, [[item]])
+    call_ctx = ToolCallContext(ctx, item, run_index=run)
+    try:
+        result = await node_type.execute(call_ctx)
+    except NodeOperationError as error:
+        ctx.add_output_data(AI_TOOL, run, error)
+        raise
+    except Exception as error:
+        wrapped = NodeOperationError(ctx.node.name, str(error) or type(error).__name__)
+        ctx.add_output_data(AI_TOOL, run, wrapped)
+        raise wrapped from error
+    response = _response(result)
+    ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
+    return json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+
+
+def _response(result: Any) -> Any:
+    """n8n's ``mapResult``: the first output's items' ``json``, or the message for what an agent cannot use."""
+    if result is None:
+        return None
+    if not isinstance(result, list):
+        return "Error: The Tool attempted to return an engine request, which is not supported in Agents"
+    items: list[Item] = list(result[0] or []) if result else []
+    has_binary = any(item.get("binary") for branch in result for item in branch or [])
+    useful = any(item.get("json") for branch in result for item in branch or [])
+    if has_binary and not useful:
+        return "Error: The Tool attempted to return binary data, which is not supported in Agents"
+    return [item.get("json", {}) for item in items]
+
+
+__all__ = [
+    "ToolSchemaError",
+    "invoke_node_inline",
+    "make_description",
+    "node_tool_spec",
+    "tool_description",
+    "tool_schema",
+]
