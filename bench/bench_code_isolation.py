@@ -1,9 +1,10 @@
-"""Webhook latency while Code nodes spin: W1 (webhook → Set → Respond) answered during four ``while (true) {}``
-Code nodes, which run in worker threads until their time limit ends them.
+"""Webhook latency while user code spins: W1 (webhook → Set → Respond) answered during four ``while (true) {}``
+Code nodes, then during four Set nodes whose expression is ``while (true) {}``; both run in worker threads until
+their time limit (``WEFT_CODE_TIMEOUT`` / ``WEFT_EXPRESSION_TIMEOUT``, set to 5 s here) ends them.
 
 Starts ``weft start`` (one worker) on a fresh user folder, imports and activates ``examples/webhook_set_respond.json``
-and a webhook → Code (``while (true) {}``) workflow with the CLI, then: 50 W1 requests with nothing else running
-(baseline), and 50 W1 requests while four spinning executions run. Prints median, p99 and max latency of each.
+and two webhook → spinner workflows with the CLI, then: 50 W1 requests with nothing else running (baseline), and
+50 W1 requests while four spinning executions of each kind run. Prints median, p99 and max latency of each.
 Usage::
 
     .venv/bin/python bench/bench_code_isolation.py
@@ -38,15 +39,24 @@ def _free_port() -> int:
         return port
 
 
-def _spin_workflow() -> dict[str, Any]:
+SPINNERS = {
+    "Code nodes": {"type": "n8n-nodes-base.code", "typeVersion": 2, "parameters": {"jsCode": "while (true) {}"}},
+    "Set expressions": {
+        "type": "n8n-nodes-base.set", "typeVersion": 3.4,
+        "parameters": {"assignments": {"assignments": [
+            {"id": "x", "name": "x", "type": "string", "value": "={{ (() => { while (true) {} })() }}"}]}},
+    },
+}
+
+
+def _spin_workflow(number: int, path: str, spinner: dict[str, Any]) -> dict[str, Any]:
     return {
-        "id": "benchSpinCode0001", "name": "spin", "settings": {"executionOrder": "v1"},
+        "id": f"benchSpinCode000{number}", "name": f"spin {path}", "settings": {"executionOrder": "v1"},
         "nodes": [
             {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
              "webhookId": str(uuid.uuid4()),
-             "parameters": {"path": "spin", "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
-            {"name": "Spin", "type": "n8n-nodes-base.code", "typeVersion": 2, "position": [200, 0],
-             "parameters": {"jsCode": "while (true) {}"}},
+             "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
+            {"name": "Spin", "position": [200, 0], **spinner},
         ],
         "connections": {"Webhook": {"main": [[{"node": "Spin", "type": "main", "index": 0}]]}},
     }
@@ -72,11 +82,13 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="weft-bench-code-"))
     port = _free_port()
     env = {**os.environ, "WEFT_USER_FOLDER": str(folder), "WEFT_PORT": str(port), "WEFT_WORKERS": "1",
-           "WEFT_PUBLIC_URL": f"http://127.0.0.1:{port}/"}
+           "WEFT_PUBLIC_URL": f"http://127.0.0.1:{port}/", "WEFT_CODE_TIMEOUT": "5", "WEFT_EXPRESSION_TIMEOUT": "5"}
     weft = [sys.executable, "-m", "weft"]
-    spin = folder / "spin.json"
-    spin.write_text(json.dumps(_spin_workflow()))
-    for path in (W1, spin):
+    files = [W1]
+    for number, spinner in enumerate(SPINNERS.values(), start=1):
+        files.append(folder / f"spin{number}.json")
+        files[-1].write_text(json.dumps(_spin_workflow(number, f"spin{number}", spinner)))
+    for path in files:
         subprocess.run([*weft, "import:workflow", "--input", str(path), "--activate"], env=env, check=True,
                        capture_output=True)
     server = subprocess.Popen([*weft, "start"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -95,16 +107,17 @@ def main() -> None:
                 time.sleep(0.05)
             _latencies(client, 20)  # warm-up
             _report("W1 alone (50 requests)", _latencies(client, 50))
-            spinners = [threading.Thread(target=lambda: httpx.post(f"http://127.0.0.1:{port}/webhook/spin", json={},
-                                                                   timeout=60)) for _ in range(4)]
-            for thread in spinners:
-                thread.start()
-            time.sleep(0.3)
-            during = _latencies(client, 50)
-            alive = sum(thread.is_alive() for thread in spinners)
-            _report(f"W1 during 4 spinning Code nodes ({alive} still spinning)", during)
-            for thread in spinners:
-                thread.join(60)
+            for number, label in enumerate(SPINNERS, start=1):
+                url = f"http://127.0.0.1:{port}/webhook/spin{number}"
+                spinners = [threading.Thread(target=lambda u=url: httpx.post(u, json={}, timeout=60)) for _ in range(4)]
+                for thread in spinners:
+                    thread.start()
+                time.sleep(0.3)
+                during = _latencies(client, 50)
+                alive = sum(thread.is_alive() for thread in spinners)
+                _report(f"W1 during 4 spinning {label} ({alive} still spinning)", during)
+                for thread in spinners:
+                    thread.join(60)
     finally:
         os.killpg(server.pid, 15)
         server.wait(30)
