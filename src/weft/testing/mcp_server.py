@@ -4,7 +4,7 @@ It offers the tools of the n8n oracle's server — ``get_weather(city)`` (``isEr
 ``get_time()`` — with the same schemas and answers, over streamable HTTP (``/mcp``, JSON responses) and SSE
 (``/sse`` + ``/messages/``). Options for tests: ``token`` (a bearer token or ``header=(name, value)`` every
 request must carry; compared in constant time), ``slow`` (adds ``wait(seconds)``, which sleeps). It counts the
-sessions opened and records every tool call::
+sessions opened and closed and records every tool call::
 
     with McpTestServer() as server:
         server.url            # http://127.0.0.1:<port>/mcp
@@ -89,6 +89,8 @@ class McpTestServer:
         self.header = header
         self.slow = slow
         self.sessions = 0
+        self.closed = 0
+        """Streamable HTTP sessions the client ended (``DELETE /mcp``)."""
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.rejected = 0
         self._uvicorn: uvicorn.Server | None = None
@@ -220,6 +222,8 @@ class _Guard:
             self.owner.sessions += 1
         elif scope["method"] == "POST" and scope["path"] == "/mcp" and "mcp-session-id" not in headers:
             self.owner.sessions += 1
+        elif scope["method"] == "DELETE" and scope["path"] == "/mcp":
+            self.owner.closed += 1
         await self.app(scope, receive, send)
 
 

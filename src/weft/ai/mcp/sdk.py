@@ -28,6 +28,8 @@ Transport = Literal["httpStreamable", "sse"]
 CONNECT_TIMEOUT_S = 30.0
 #: JSON-RPC code of a request the client gave up on (the JavaScript SDK's ``RequestTimeout``).
 REQUEST_TIMEOUT = -32001
+#: JSON-RPC code of a session whose transport closed (the server went away).
+CONNECTION_CLOSED = -32000
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +115,7 @@ async def _bounded(call: Any, timeout_s: float) -> Any:
     except TimeoutError:
         raise McpCallError(f"MCP error {REQUEST_TIMEOUT}: Request timed out") from None
     except MCPError as exc:
-        raise McpCallError(f"MCP error {exc.code}: {exc.message}") from None
+        raise McpCallError(f"MCP error {exc.code}: {exc.message}", broken=exc.code == CONNECTION_CLOSED) from None
     except McpCallError:
         raise
     except Exception as exc:  # the transport failed: the server went away mid-session
