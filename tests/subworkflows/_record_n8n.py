@@ -1,16 +1,17 @@
 """Records what a live n8n does when a sub-workflow waits (run by hand; the tests read the JSON it writes).
 
-Start n8n (2.8.4) with ``n8n/sub_wait.json`` and ``n8n/parent_wait.json`` imported and the parent published
-(``n8n import:workflow --input=…``, ``n8n publish:workflow --id=subWaitParent001``, ``n8n start``), then::
+Start n8n (2.8.4) with ``n8n/sub_wait.json`` and ``n8n/parent_wait.json`` imported and both published (n8n 2.x
+refuses to run an unpublished sub-workflow from a production execution: "Workflow is not active and cannot be
+executed."): ``n8n import:workflow --input=…``, ``n8n publish:workflow --id=…``, ``n8n start``; then::
 
     .venv/bin/python tests/subworkflows/_record_n8n.py http://127.0.0.1:5787
 
 It sets up the owner, makes an API key, calls the parent's webhook, and reads both executions through the
 public API while they wait; then it resumes the child through the resume URL its ``Before`` node recorded
 and reads both again once they have finished. It writes ``tests/subworkflows/n8n_sub_wait.json``: the
-webhook's answer, the answers to resuming the waiting parent itself, to resuming the child and to resuming it again, and each execution (status, mode, ``waitTill``, the
-``parentExecution`` in its data, each node's runs) before and after, with execution ids replaced by
-``<parent>`` / ``<child>`` and times by ``<time>``.
+webhook's answer, the answers to resuming the waiting parent itself, the child, and the child again, and each
+execution (status, mode, ``waitTill``, the ``parentExecution`` in its data, its stack, each node's runs) before
+and after, with execution ids replaced by ``<parent>`` / ``<child>`` and times by ``<time>``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ def api_client(base: str) -> httpx.Client:
     login = session.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": OWNER["password"]})
     session.cookies.set("n8n-auth", login.cookies["n8n-auth"])  # n8n marks it Secure; this is plain http
     scopes = session.get("/rest/api-keys/scopes").json()["data"]
-    key = session.post("/rest/api-keys", json={"label": f"rec-{time.time_ns()}", "expiresAt": None, "scopes": scopes}).json()["data"]
+    key = session.post(
+        "/rest/api-keys", json={"label": f"rec-{time.time_ns()}", "expiresAt": None, "scopes": scopes}
+    ).json()["data"]
     return httpx.Client(base_url=base, timeout=30, headers={"X-N8N-API-KEY": key["rawApiKey"]})
 
 
@@ -63,7 +66,8 @@ def wait_for(api: httpx.Client, ids: list[int], status: str) -> list[dict[str, A
 def summary(execution: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     data = execution.get("data") or {}
     runs = {
-        node: [_run(task) for task in tasks] for node, tasks in (data.get("resultData") or {}).get("runData", {}).items()
+        node: [_run(task) for task in tasks]
+        for node, tasks in (data.get("resultData") or {}).get("runData", {}).items()
     }
     stack = (data.get("executionData") or {}).get("nodeExecutionStack") or []
     out = {

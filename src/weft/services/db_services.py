@@ -2,7 +2,8 @@
 
 * credentials decrypted from the database, resolved by the id/name the node references;
 * sub-workflows (Execute Workflow) run as their own stored executions (mode ``integrated``, linked to the
-  parent execution), loaded from the database by id or given as JSON (``parameter``/``localFile``);
+  parent execution), loaded from the database by id or given as JSON (``parameter``/``localFile``); a
+  sub-workflow that waits makes its parent wait (:mod:`weft.services.subworkflows`);
 * chat memory (``chat_memory``), kept in the database;
 * the webhook response channel (:class:`~weft.nodes.builtin.respond_to_webhook.WebhookResponder`) when the
   execution answers an HTTP request.
@@ -23,6 +24,7 @@ from weft.engine.services import (
 from weft.errors import NodeOperationError, WorkflowDefinitionError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.contract import ChatMemoryStore, ExecuteContext
+from weft.services.subworkflows import note_sub_execution, parent_link, wait_for_child
 from weft.workflow import Item, NodeOutput
 
 if TYPE_CHECKING:
@@ -31,6 +33,9 @@ if TYPE_CHECKING:
 
 #: Called with the response a Respond to Webhook node built (at most once per execution).
 ResponseSink = Callable[[WebhookResponse], None]
+
+#: The node whose sub-workflow may wait (the parent waits with it); a Workflow Tool's may not yet.
+EXECUTE_WORKFLOW = "n8n-nodes-base.executeWorkflow"
 
 
 class DbServices:
@@ -95,18 +100,23 @@ class DbServices:
             )
         prepared = await self._load(ctx, workflow)
         start = subworkflow_start(ctx.node.name, prepared.workflow)
+        calls_as_tool = ctx.node.type != EXECUTE_WORKFLOW
         child = self.runner.run(
             prepared,
             mode="integrated",
             start_node=start,
             trigger_items=[dict(i) for i in items],  # type: ignore[misc]
             parent_execution_id=self.execution_id,
+            parent_execution=parent_link(self.execution_id, ctx.workflow, None if calls_as_tool else wait),
             depth=self.depth + 1,
         )
         if not wait:
             self.runner.spawn(child)
             return None
         result = await child
+        note_sub_execution(ctx, result.execution_id, prepared.workflow.id or ctx.workflow.id)
+        if result.run["status"] == "waiting" and not calls_as_tool:
+            return wait_for_child(ctx, result.run)
         return sub_workflow_output(ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow))
 
     async def _load(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> PreparedWorkflow:

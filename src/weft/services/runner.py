@@ -185,8 +185,12 @@ class WorkflowRunner:
         retry_of: str | None = None,
         respond: ResponseSink | None = None,
         depth: int = 0,
+        parent_execution: dict[str, Any] | None = None,
     ) -> RunResult:
-        """Create the execution (``running``), run it to its end or its first wait, and save it."""
+        """Create the execution (``running``), run it to its end or its first wait, and save it.
+
+        ``parent_execution`` (a sub-workflow's ``parentExecution``) is written into its data, so that a resumed child
+        can resume its parent (:mod:`weft.services.subworkflows`)."""
         execution_id = await self.db_write(
             self.executions.create,
             prepared.data,
@@ -197,6 +201,10 @@ class WorkflowRunner:
         )
         services = DbServices(self, execution_id=execution_id, depth=depth, respond=respond)
         execution = self._execution(prepared, mode, execution_id, services)
+        if parent_execution is not None:
+            from weft.services.subworkflows import link_to_parent
+
+            execution.hooks.on("workflowExecuteBefore", link_to_parent(parent_execution))
         return await self._drive(
             execution, prepared, lambda: execution.run(start_node=start_node, trigger_items=trigger_items)
         )
@@ -223,7 +231,12 @@ class WorkflowRunner:
         prepared = prepare(stored.workflow_data or {}, self.registry)
         services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
         execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
-        return await self._drive(execution, prepared, execution.resume)
+        result = await self._drive(execution, prepared, execution.resume)
+        if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
+            from weft.services.subworkflows import resume_parent
+
+            self.spawn(resume_parent(self, result))
+        return result
 
     def stop(self, execution_id: str) -> bool:
         """Cancel an execution running in this process; False when it does not run here."""

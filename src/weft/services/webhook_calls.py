@@ -23,6 +23,7 @@ from weft.nodes.builtin.webhook import WebhookOptions, webhook_options
 from weft.services.activation import WebhookTarget
 from weft.services.errors import ExecutionNotFoundError
 from weft.services.runner import RunResult, WorkflowRunner
+from weft.services.subworkflows import waits_for_sub_execution
 from weft.services.waiting import claim_waiting
 from weft.services.webhook_auth import (
     WAIT_AUTH_PARAMETER,
@@ -116,6 +117,8 @@ def _waiting_options(stored: StoredExecution, method: str) -> tuple[NodeModel, W
     node = NodeModel.model_validate(stack[0]["node"]) if stack else None
     if node is None:
         raise ExecutionNotFoundError(stored.id)
+    if waits_for_sub_execution(data):  # only its sub-workflow resumes it (n8n: 404)
+        raise _no_waiting_webhook(stored.id)
     options = webhook_options(node)
     if node.type == WAIT_TYPE and (node.parameters.get("resume") != "webhook" or method not in options.methods):
         raise _no_waiting_webhook(stored.id)

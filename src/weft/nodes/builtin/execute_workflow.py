@@ -3,6 +3,10 @@
 The node loads the sub-workflow (``localFile``, ``parameter``) or names it (``database``: the host resolves
 the id) and hands it to ``ctx.services.execute_workflow``. ``mode: once`` sends all items to one
 sub-execution; ``mode: each`` runs one sub-execution per item and pairs its results to that item.
+
+A sub-workflow that waits makes this node's execution wait (the host's business, ``weft.services.subworkflows``);
+when the child finishes the host resumes it: with the child's output passed through, or, when the child failed,
+by running this node again with the child's error under its stack entry's ``metadata.resumeRequest``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ from weft.nodes.builtin.execute_workflow_trigger import declared_item
 from weft.nodes.contract import ExecuteContext, ExecutionServices, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
 
+#: The key of a resumed node's ``resumeRequest`` holding the error its waiting sub-workflow ended with.
+SUB_EXECUTION_ERROR = "subExecutionError"
+
 
 class ExecuteWorkflow(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
@@ -29,6 +36,9 @@ class ExecuteWorkflow(NodeType):
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        failed_child = resumed_sub_execution_error(ctx)
+        if failed_child is not None:
+            return _child_failed(ctx, failed_child)
         items = _workflow_input_items(ctx)
         mode = ctx.get_node_parameter("mode", 0, "once")
         if mode == "each":
@@ -90,6 +100,24 @@ async def _run_each(ctx: ExecuteContext, items: list[Item]) -> NodeOutput:
     return output or [[]]
 
 
+def resumed_sub_execution_error(ctx: ExecuteContext) -> dict[str, Any] | None:
+    """The error of the sub-workflow this node waited for, when the node runs again because the child failed."""
+    entry = getattr(ctx, "execute_data", None)
+    metadata = (entry.get("metadata") if isinstance(entry, dict) else None) or {}
+    request = metadata.get("resumeRequest")
+    error = request.get(SUB_EXECUTION_ERROR) if isinstance(request, dict) else None
+    return error if isinstance(error, dict) else None
+
+
+def _child_failed(ctx: ExecuteContext, error: dict[str, Any]) -> NodeOutput:
+    """Fail as the node fails when its sub-workflow fails before any wait (or output the error item)."""
+    message = str(error["message"]) if error.get("message") is not None else "The sub-workflow failed"
+    if ctx.continue_on_fail():
+        paired: list[PairedItem] = [{"item": i} for i in range(len(ctx.get_input_data()))]
+        return [[{"json": {"error": message}, "pairedItem": paired}]]
+    raise NodeOperationError(ctx.node.name, message, description=error.get("description"))
+
+
 def _output_at(output: NodeOutput, index: int) -> list[Item]:
     while len(output) <= index:
         output.append([])
@@ -100,13 +128,14 @@ def _output_at(output: NodeOutput, index: int) -> list[Item]:
 
 
 def _workflow_input_items(ctx: ExecuteContext) -> list[Item]:
-    """Each input item with ``workflowInputs.value`` merged over its json; only the declared fields when the
-    node has a ``workflowInputs.schema`` (v1.2+, n8n ``getCurrentWorkflowInputData``)."""
+    """Each input item with ``workflowInputs.value`` merged over its json and its position as ``index`` (as n8n
+    sends it, recorded: ``tests/subworkflows/n8n_sub_wait.json``); only the declared fields when the node has a
+    ``workflowInputs.schema`` (v1.2+, n8n ``getCurrentWorkflowInputData``)."""
     items: list[Item] = []
     for index, item in enumerate(ctx.get_input_data()):
         values = ctx.get_node_parameter("workflowInputs.value", index, None) if ctx.node.typeVersion >= 1.2 else None
         merged = {**item.get("json", {}), **(values if isinstance(values, dict) else {})}
-        items.append({**item, "json": merged, "pairedItem": {"item": index}})
+        items.append({**item, "json": merged, "index": index, "pairedItem": {"item": index}})  # type: ignore[typeddict-unknown-key]
     schema = ctx.get_node_parameter("workflowInputs.schema", 0, None, raw=True) if ctx.node.typeVersion >= 1.2 else None
     if not schema:
         return items

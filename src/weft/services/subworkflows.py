@@ -1,0 +1,135 @@
+"""Sub-workflows that wait, as n8n 2.x does it (recorded from a live n8n: ``tests/subworkflows/n8n_sub_wait.json``).
+
+1. A child execution knows its parent: ``parentExecution: {executionId, workflowId, shouldResume}`` in its data
+   and in its start node's stack entry (:func:`link_to_parent`). ``shouldResume`` is the Execute Workflow node's
+   "wait for sub-workflow completion"; a Workflow Tool leaves it out (n8n then resumes too).
+2. When the child stops in a wait, the node that called it puts its own execution to wait indefinitely
+   (``3000-01-01``) and outputs the child's output so far (:func:`wait_for_child`); both are stored ``waiting``.
+   The caller's run and stack entry carry ``metadata.subExecution`` naming the child.
+3. When the child is resumed and finishes, :func:`resume_parent` writes the child's last output into the parent's
+   stack head and resumes the parent: the caller passes that output through (n8n's ``updateParentExecutionWith
+   ChildResults`` + ``WaitTracker.startExecution``). A child that fails makes the caller run again and fail with
+   the child's error (n8n resumes the parent with the stale output; ``docs/differences.md``).
+
+Everything lives in the database, so a restart between the wait and the resume changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from weft.nodes.builtin.execute_workflow import SUB_EXECUTION_ERROR
+from weft.nodes.builtin.wait import WAIT_INDEFINITELY
+from weft.nodes.contract import ExecuteContext
+from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
+from weft.workflow import NodeOutput, Run, RunExecutionData, Workflow
+
+if TYPE_CHECKING:
+    from weft.services.runner import RunResult, WorkflowRunner
+
+log = logging.getLogger("weft.executions")
+
+
+def parent_link(execution_id: str | None, workflow: Workflow, should_resume: bool | None) -> dict[str, Any] | None:
+    """The child's ``parentExecution`` (``None`` when the parent is not stored: nothing could resume it)."""
+    if execution_id is None:
+        return None
+    link: dict[str, Any] = {"executionId": execution_id, "workflowId": workflow.id}
+    if should_resume is not None:
+        link["shouldResume"] = should_resume
+    return link
+
+
+def link_to_parent(parent: Mapping[str, Any]) -> Callable[[Any, RunExecutionData], None]:
+    """A ``workflowExecuteBefore`` hook writing ``parentExecution`` into the child's data and start entry."""
+
+    def link(_workflow: Any, data: RunExecutionData) -> None:
+        cast(dict[str, Any], data)["parentExecution"] = dict(parent)
+        stack = data["executionData"]["nodeExecutionStack"]
+        if stack:
+            stack[0]["metadata"] = {**(stack[0].get("metadata") or {}), "parentExecution": dict(parent)}
+
+    return link
+
+
+def note_sub_execution(ctx: ExecuteContext, execution_id: str, workflow_id: str | None) -> None:
+    """n8n's ``setMetadata({subExecution, subExecutionsCount: 1})``: kept on the caller's stack entry, so its run
+    (and, while it waits, the stored stack) names the child."""
+    entry = getattr(ctx, "execute_data", None)
+    if not isinstance(entry, dict):
+        return
+    link = {"executionId": execution_id, "workflowId": workflow_id or ctx.workflow.id}
+    entry["metadata"] = {**(entry.get("metadata") or {}), "subExecution": link, "subExecutionsCount": 1}
+
+
+def wait_for_child(ctx: ExecuteContext, run: Run) -> NodeOutput:
+    """The caller waits with its child (indefinitely: the child resumes it); the child's output so far."""
+    ctx.put_execution_to_wait(WAIT_INDEFINITELY)
+    return last_output(run) or [[]]
+
+
+def last_output(run: Run) -> NodeOutput | None:
+    """The last run of the child's last node: its outputs (n8n's ``getDataLastExecutedNodeData``)."""
+    result = run["data"]["resultData"]
+    last = result.get("lastNodeExecuted")
+    tasks = result["runData"].get(last or "") or []
+    if not tasks:
+        return None
+    main = (tasks[-1].get("data") or {}).get("main")
+    return [list(items or []) for items in main] if main else None
+
+
+async def resume_parent(runner: WorkflowRunner, child: RunResult) -> None:
+    """After a resumed child finished: resume the parent waiting for it, with the child's output or error."""
+    link = cast(dict[str, Any], child.run["data"]).get("parentExecution")
+    if not isinstance(link, dict) or link.get("shouldResume") is False or child.run["status"] == "waiting":
+        return
+    parent_id = str(link.get("executionId") or "")
+    stored = await runner.db(runner.store.executions.get, parent_id)
+    if stored is None or stored.status != "waiting" or not _waits_for(stored.data, child.execution_id):
+        return
+    from weft.services.waiting import claim_waiting
+
+    try:
+        claimed = await claim_waiting(runner, parent_id, check_signature=False)
+    except (ExecutionConflictError, ExecutionNotFoundError):  # resumed meanwhile by someone else
+        return
+    if child.run["status"] == "success":
+        output = last_output(child.run) or [[]]
+        await runner.resume_claimed(claimed, resume_items=[dict(i) for i in output[0]])  # type: ignore[misc]
+        return
+    error = child.run["data"]["resultData"].get("error") or {"message": f"The sub-workflow ended {child.run['status']}"}
+    if claimed.data is not None:
+        cast(dict[str, Any], claimed.data)["waitReason"] = "resume-node"
+    await runner.resume_claimed(claimed, resume_request={SUB_EXECUTION_ERROR: dict(error)})
+
+
+def _waits_for(data: RunExecutionData | None, child_id: str) -> bool:
+    """Whether the parent's stack head is the node that waits for ``child_id`` (nothing else may resume it)."""
+    sub = _awaited_child(data)
+    return sub is not None and str(sub.get("executionId")) == str(child_id)
+
+
+def waits_for_sub_execution(data: RunExecutionData | None) -> bool:
+    """Whether a waiting execution waits for a child (then only the child resumes it, never its resume URL)."""
+    return _awaited_child(data) is not None
+
+
+def _awaited_child(data: RunExecutionData | None) -> dict[str, Any] | None:
+    plain = cast(dict[str, Any], data or {})
+    stack = (plain.get("executionData") or {}).get("nodeExecutionStack") or []
+    sub = (stack[0].get("metadata") or {}).get("subExecution") if stack else None
+    return sub if isinstance(sub, dict) else None
+
+
+__all__ = [
+    "last_output",
+    "link_to_parent",
+    "note_sub_execution",
+    "parent_link",
+    "resume_parent",
+    "wait_for_child",
+    "waits_for_sub_execution",
+]
