@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from weft import __version__
 from weft.nodes.registry import NodeRegistry
 from weft.server.errors import install_error_handlers
+from weft.server.mcp import routes as mcp_routes
 from weft.server.routes import (
     chat,
     public_api,
@@ -101,7 +102,7 @@ def create_app(
     app.include_router(public_api.router, prefix="/api/v1")
     # first: the webhook routes are the hot path, and the router tries routes in order; the chat routes
     # (``/webhook/<id>/chat``) go before the generic ``/webhook/<path>`` route
-    app.router.routes[0:0] = [*chat.routes, *webhooks.routes, *waiting_webhooks.routes]
+    app.router.routes[0:0] = [*chat.routes, *webhooks.routes, *waiting_webhooks.routes, *mcp_routes]
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

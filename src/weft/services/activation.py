@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from weft.ai.chat.trigger import is_chat_trigger
+from weft.ai.nodes.mcp_trigger import is_mcp_trigger
 from weft.db.base import NotFoundError
 from weft.db.webhooks import WebhookSpec, is_dynamic_path, normalize_path
 from weft.db.workflows import StoredWorkflow
@@ -178,7 +179,7 @@ def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflo
     if stored is None:
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
     prepared = runner.cache.get(stored)
-    has_chat = any(is_chat_trigger(node) for node in prepared.workflow.nodes.values())
+    has_chat = any(is_chat_trigger(node) or is_mcp_trigger(node) for node in prepared.workflow.nodes.values())
     if not webhook_nodes(prepared) and not schedule_nodes(prepared) and not has_chat:
         raise ActivationError(
             f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "

@@ -56,7 +56,9 @@ async def test_is_error_fails_from_version_1_1_and_continue_on_fail_keeps_it(ser
 
 async def test_a_hanging_tool_ends_with_the_timeout(server: McpTestServer) -> None:
     tool = {"__rl": True, "mode": "id", "value": "wait"}
-    result = await client(server.url, tool=tool, inputMode="json", jsonInput='{"seconds": 30}', options={"timeout": 200})
+    result = await client(
+        server.url, tool=tool, inputMode="json", jsonInput='{"seconds": 30}', options={"timeout": 200}
+    )
     assert result["data"]["resultData"]["error"]["message"] == "MCP error -32001: Request timed out"
 
 

@@ -57,8 +57,10 @@ async def test_a_server_that_goes_away_fails_the_call_and_the_next_one_reconnect
         for one in replacement:
             one.stop()
     tool_runs = runs_of(result, "MCP Client")
-    assert [r["executionStatus"] for r in tool_runs] == ["success", "error", "success"], [r.get("error") for r in tool_runs]
-    assert tool_runs[1]["error"]["message"]
+    assert [r["executionStatus"] for r in tool_runs] == ["success", "error", "success"], [
+        r.get("error") for r in tool_runs
+    ]
+    assert tool_runs[1]["error"]["message"] == "MCP error -32000: Connection closed"
     assert replacement[0].calls == [("get_weather", {"city": "Lima"})]
     assert replacement[0].sessions == 1
     assert result["status"] == "success" and "Lima" in answer(result)

@@ -1,0 +1,175 @@
+"""MCP Server Trigger (``@n8n/n8n-nodes-langchain.mcpTrigger``): serves the tools connected to it over MCP.
+
+The server (``weft.server.mcp``) answers the MCP protocol on ``/mcp/<path>``; this node is what it runs:
+
+* for ``tools/list``, an execution that is not saved, whose trigger hands back the connected tools
+  (:func:`tool_descriptors`; toolkits flattened, n8n's order);
+* for ``tools/call``, a saved execution (mode ``webhook``) whose trigger item is n8n's
+  ``{mcpToolCall: {toolName, arguments, sourceNodeName}, mcpMessageId}``: the trigger runs the tool in place, as
+  n8n's trigger does (the tool's run is recorded under ``ai_tool``, ``inputOverride`` ``{query}``, output
+  ``{response}``), and hands the MCP result back. Like n8n's, the trigger itself outputs nothing.
+
+The answer travels through the execution's webhook responder (``ctx.services``), as a Respond to Webhook
+node's does, with a JSON body: ``{"tools": [...]}`` or ``{"result": {...}}`` / ``{"error": "<message>"}``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from weft.errors import NodeOperationError
+from weft.nodes.builtin.respond_to_webhook import WebhookResponder, WebhookResponse
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, ToolSpec
+from weft.nodes.tool_names import node_name_to_tool_name
+from weft.workflow import AI_TOOL, NodeModel, NodeOutput
+from weft.workflow.jsjson import js_json
+
+MCP_TRIGGER_TYPE = "@n8n/n8n-nodes-langchain.mcpTrigger"
+
+#: The trigger item key of a tool call (n8n's ``mcpToolCall``) and of a tool listing (Weft's own).
+TOOL_CALL_KEY = "mcpToolCall"
+LIST_TOOLS_KEY = "weftMcpListTools"
+JSON_SCHEMA_DRAFT = "http://json-schema.org/draft-07/schema#"
+TOOL_NOT_FOUND = "Tool not found"
+
+
+class McpTrigger(NodeType):
+    """Versions 1 and 1.1 serve SSE on ``<path>/sse`` + ``<path>/messages``; 2 and 2.1 streamable HTTP on ``<path>``."""
+
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name=MCP_TRIGGER_TYPE,
+        display_name="MCP Server Trigger",
+        versions=(1, 1.1, 2, 2.1),
+        description="Expose n8n tools as an MCP Server endpoint",
+        group=("trigger",),
+        inputs=(AI_TOOL,),
+        outputs=(),
+        credentials=("httpBearerAuth", "httpHeaderAuth"),
+        defaults={"authentication": "none", "path": "", "instructions": ""},
+    )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        items = ctx.get_input_data()
+        request = dict(items[0]["json"]) if items else {}
+        responder = ctx.services if isinstance(ctx.services, WebhookResponder) else None
+        tools = await connected_tools(ctx)
+        if request.get(LIST_TOOLS_KEY):
+            sources = {t.name: t.source_node_name for t in tools}
+            payload: dict[str, Any] = {"tools": tool_descriptors(tools), "sources": sources}
+        else:
+            payload = await _call(tools, request.get(TOOL_CALL_KEY) or {})
+        if responder is not None:
+            responder.send_webhook_response(WebhookResponse.json(payload))
+        return []
+
+
+async def connected_tools(ctx: ExecuteContext) -> list[ToolSpec]:
+    """The tools connected to the trigger, toolkits flattened, in n8n's order (last connected first)."""
+    specs = _flatten(await ctx.get_input_connection_data(AI_TOOL, 0))
+    groups: list[list[ToolSpec]] = []
+    for spec in specs:
+        if not isinstance(spec, ToolSpec):
+            raise NodeOperationError(
+                ctx.node.name,
+                f"A node connected as a tool supplied {type(spec).__name__}, not a tool definition.",
+                description="Connect only tool nodes to the MCP Server Trigger's Tool input.",
+            )
+        if groups and groups[-1][0].source_node_name == spec.source_node_name:
+            groups[-1].append(spec)
+        else:
+            groups.append([spec])
+    return [spec for group in reversed(groups) for spec in group]
+
+
+def _flatten(supplied: Iterable[Any]) -> list[Any]:
+    flat: list[Any] = []
+    for value in supplied:
+        if isinstance(value, list | tuple):
+            flat.extend(_flatten(value))
+        elif value is not None:
+            flat.append(value)
+    return flat
+
+
+def tool_descriptors(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    """``tools/list`` entries as n8n gives them: name, description, and the schema as ``zodToJsonSchema`` writes it
+    (draft-07, objects open to other properties: n8n's ``removeAdditionalStrategy: 'strict'``)."""
+    return [{"name": t.name, "description": t.description, "inputSchema": input_schema(t.parameters)} for t in tools]
+
+
+def input_schema(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    schema: dict[str, Any] = _open_objects(copy.deepcopy(dict(parameters)))
+    schema["$schema"] = JSON_SCHEMA_DRAFT
+    return schema
+
+
+def _open_objects(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key != "additionalProperties":
+                _open_objects(value)
+        if schema.get("type") == "object":
+            schema["additionalProperties"] = True
+    elif isinstance(schema, list):
+        for value in schema:
+            _open_objects(value)
+    return schema
+
+
+async def _call(tools: list[ToolSpec], call: Mapping[str, Any]) -> dict[str, Any]:
+    name = str(call.get("toolName") or "")
+    spec = next((t for t in tools if t.name == name), None)
+    if spec is None or spec.invoke is None:
+        return {"error": TOOL_NOT_FOUND}
+    arguments = dict(call.get("arguments") or {})
+    if spec.from_toolkit:
+        arguments["tool"] = name
+    try:
+        result = await spec.invoke(arguments)
+    except Exception as exc:  # n8n: MessageFormatter.formatError
+        return {"result": {"isError": True, "content": [{"type": "text", "text": _error_text(exc)}]}}
+    return {"result": {"content": [{"type": "text", "text": format_tool_result(result)}]}}
+
+
+def _error_text(exc: Exception) -> str:
+    name = getattr(exc, "n8n_name", None) or type(exc).__name__
+    return f"{name}: {getattr(exc, 'message', None) or exc}"
+
+
+def format_tool_result(result: Any) -> str:
+    """n8n's ``MessageFormatter.formatToolResult``: an object as JSON, a string as it is, anything else as text."""
+    if isinstance(result, str):
+        return result
+    if result is None:
+        return "null"
+    if isinstance(result, bool):
+        return "true" if result else "false"
+    if isinstance(result, dict | list | int | float):
+        return js_json(result)
+    return str(result)
+
+
+def is_mcp_trigger(node: NodeModel) -> bool:
+    return node.type == MCP_TRIGGER_TYPE and not node.disabled
+
+
+def server_name(node: NodeModel) -> str:
+    """The MCP server's name: the node's tool name from version 1.1 on, ``n8n-mcp-server`` before."""
+    return node_name_to_tool_name(node.name) if float(node.typeVersion) > 1 else "n8n-mcp-server"
+
+
+__all__ = [
+    "LIST_TOOLS_KEY",
+    "MCP_TRIGGER_TYPE",
+    "TOOL_CALL_KEY",
+    "TOOL_NOT_FOUND",
+    "McpTrigger",
+    "connected_tools",
+    "format_tool_result",
+    "input_schema",
+    "is_mcp_trigger",
+    "server_name",
+    "tool_descriptors",
+]
