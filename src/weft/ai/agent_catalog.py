@@ -22,6 +22,7 @@ AGENT_CATALOG: dict[str, str] = {
     _LC + "toolCalculator": "weft.ai.tools.calculator:ToolCalculator",
     _LC + "toolCode": "weft.ai.tools.code:ToolCode",
     _LC + "toolThink": "weft.ai.tools.think:ToolThink",
+    _LC + "toolHttpRequest": "weft.ai.tools.http_request_tool:ToolHttpRequest",
 }
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, SupplyDataContext, ToolSpec
 from weft.nodes.node_tool import node_tool_spec
 from weft.workflow import AI_TOOL
 
@@ -87,9 +87,36 @@ async def _supply_tool(self: NodeType, ctx: SupplyDataContext, item_index: int) 
     return node_tool_spec(self, ctx)
 
 
+class _OwnErrorSetting:
+    """The engine's context, except that ``continue_on_fail`` follows the node's own setting.
+
+    The engine tells tool nodes to continue on failure, but a node used as a tool fails as the node would: its
+    error is the tool's result (n8n 2.41.1: ``[{"error": "<message>"}]``, the run in error; cases a113, a114).
+    """
+
+    def __init__(self, ctx: ExecuteContext) -> None:
+        self._ctx = ctx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ctx, name)
+
+    def continue_on_fail(self) -> bool:
+        node = self._ctx.node
+        return bool(node.continueOnFail) or node.onError in ("continueRegularOutput", "continueErrorOutput")
+
+
 def convert_node_to_tool(base: type[NodeType]) -> type[NodeType]:
     """A new type that runs ``base``'s ``execute`` but has no inputs, one ``ai_tool`` output and a tool definition."""
-    namespace = {"description": tool_description_of(base), "supply_data": _supply_tool, "__doc__": base.__doc__}
+
+    async def execute(self: NodeType, ctx: ExecuteContext) -> Any:
+        return await base.execute(self, _OwnErrorSetting(ctx))  # type: ignore[arg-type]
+
+    namespace = {
+        "description": tool_description_of(base),
+        "supply_data": _supply_tool,
+        "execute": execute,
+        "__doc__": base.__doc__,
+    }
     return type(base.__name__ + "Tool", (base,), namespace)
 
 

@@ -1,6 +1,6 @@
 """An HTTP echo server on 127.0.0.1 for HTTP Request (Tool) tests: it answers each request with what it received.
 
-``GET /status/<code>`` answers with that status; ``GET /html`` with a small HTML page; any other request with
+``/status/<code>[/…]`` answers with that status; ``GET /html`` with a small HTML page; any other request with
 JSON ``{method, path, query, headers, body}`` where ``headers`` keeps only ``x-*`` and ``content-type`` (the
 rest differs between HTTP clients) and ``body`` is the parsed JSON body, else its text. Recorded cases that call
 it use the fixed port :data:`RECORDED_PORT` (``python -m weft.testing.http_echo`` serves it while recording).
@@ -86,7 +86,7 @@ class _EchoHandler(BaseHTTPRequestHandler):
             echoed["headers"]["content-type"] = self.headers["content-type"]
         self.server_ref.requests.append(echoed)
         if parts.path.startswith("/status/"):
-            status = int(parts.path.rsplit("/", 1)[1])
+            status = int(parts.path.split("/")[2])
             self._send(status, "application/json", json.dumps({"error": "status " + str(status), **echoed}))
         elif parts.path == "/html":
             self._send(200, "text/html; charset=utf-8", _HTML)

@@ -1,0 +1,157 @@
+"""HTTP Request Tool, the LangChain one (``@n8n/n8n-nodes-langchain.toolHttpRequest`` 1 and 1.1).
+
+The model fills ``{placeholders}`` in the URL, query, headers and body (:mod:`._http_tool_params`); version 1.1
+offers them as a JSON Schema, version 1 as one string described in the tool description. A call is a run of
+this node (``inputOverride`` ``{query: <arguments>}``, output ``{response: <text>}``) and the model gets the
+response as text: JSON pretty-printed, an HTTP failure as ``There was an error: "…"`` (n8n's
+``configureToolFunction``). It runs inside agents before version 3 (:attr:`ToolSpec.invoke`). n8n cannot run it
+from an engine request: 2.8.4 fails the workflow with "Invalid URL", 2.41.1 answers the agent that the node has no
+``execute`` method (recorded: case a117); Weft does as 2.41.1.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from typing import Any, ClassVar
+
+import httpx
+
+from weft.ai.tools._http_tool_fill import fill_request
+from weft.ai.tools._http_tool_params import (
+    RequestTemplate,
+    ToolParameter,
+    collect,
+    fallback_description,
+    input_schema,
+)
+from weft.ai.tools.base import TOOL_OUTPUTS, string_input_schema
+from weft.errors import NodeOperationError
+from weft.nodes.builtin._http_optimize import response_optimizer
+from weft.nodes.contract import ExecuteContext, NodeContext, NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.workflow import AI_TOOL, NodeOutput
+
+_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+_TIMEOUT_S = 300.0
+
+
+class ToolHttpRequest(NodeType):
+    """toolHttpRequest: supplies one tool; each call is one HTTP request."""
+
+    description: ClassVar[NodeDescription] = NodeDescription(
+        name="@n8n/n8n-nodes-langchain.toolHttpRequest",
+        display_name="HTTP Request Tool",
+        versions=(1, 1.1),
+        description="Makes an HTTP request and returns the response data",
+        group=("output",),
+        inputs=(),
+        outputs=TOOL_OUTPUTS,
+        defaults={"name": "HTTP Request", "method": "GET", "authentication": "none", "toolDescription": ""},
+    )
+
+    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ToolSpec:
+        name = ctx.node.name.replace(" ", "_")
+        if not _NAME.match(name):
+            raise NodeOperationError(
+                ctx.node.name,
+                "The name of this tool is not a valid alphanumeric string",
+                description="Only alphanumeric characters and underscores are allowed in the tool's name, and the "
+                "name cannot start with a number",
+                item_index=item_index,
+            )
+        if ctx.get_node_parameter("authentication", item_index, "none") != "none":
+            raise NodeOperationError(
+                ctx.node.name,
+                "Authentication is not supported by this tool yet",
+                description="Use the HTTP Request node as a tool (n8n-nodes-base.httpRequestTool) for authentication.",
+            )
+        text = str(ctx.get_node_parameter("toolDescription", item_index, "") or "")
+        parameters, template = collect(ctx, item_index)
+        invoke = functools.partial(_call, ctx, parameters, template, item_index)
+        if ctx.node.typeVersion >= 1.1:
+            schema, description = input_schema(parameters), text
+        else:
+            schema, description = string_input_schema(), fallback_description(text, parameters)
+        return ToolSpec(
+            name=name, description=description, parameters=schema, source_node_name=ctx.node.name, invoke=invoke
+        )
+
+    async def execute(self, ctx: ExecuteContext) -> NodeOutput:
+        """Run from an agent's engine request (AI Agent 3+): refused as n8n 2.41.1 refuses it."""
+        raise NodeOperationError(
+            ctx.node.name,
+            f'The node "{self.description.name}" has a "supplyData" method but no "execute" method.',
+            description="Use the HTTP Request node as a tool (n8n-nodes-base.httpRequestTool) with AI Agent 3+.",
+        )
+
+
+async def _call(
+    ctx: SupplyDataContext,
+    parameters: list[ToolParameter],
+    template: RequestTemplate,
+    index: int,
+    arguments: dict[str, Any],
+) -> str:
+    """One tool call, recorded as a run of the node; returns the text the model gets."""
+    query: Any = arguments.get("input", "") if ctx.node.typeVersion < 1.1 else arguments
+    run = ctx.add_input_data(AI_TOOL, [[{"json": {"query": query}}]])
+    try:
+        request = fill_request(ctx.node.name, parameters, copy.deepcopy(template), query, index)
+    except NodeOperationError as error:
+        ctx.add_output_data(AI_TOOL, run, error)
+        return "Input provided by model is not valid"
+    response = await _send(ctx, index, request)
+    ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
+    return response
+
+
+async def _send(ctx: NodeContext, index: int, request: RequestTemplate) -> str:
+    parts = request.parts
+    body = parts.get("body")
+    try:
+        async with httpx.AsyncClient(timeout=_TIMEOUT_S, follow_redirects=True) as client:
+            response = await client.request(
+                request.method,
+                request.url,
+                params=parts.get("qs") or None,
+                headers={k: str(v) for k, v in (parts.get("headers") or {}).items()},
+                json=body if body else None,
+            )
+    except httpx.HTTPError as error:
+        return f'There was an error: "{_transport_message(error, request.url)}"'
+    if response.status_code >= 400:
+        return f'There was an error: "Request failed with status code {response.status_code}"'
+    try:
+        return _text_of(ctx, index, response)
+    except NodeOperationError as error:
+        return f'There was an error: "{error.message}"'
+
+
+def _transport_message(error: httpx.HTTPError, url: str) -> str:
+    """axios's wording for the usual failures."""
+    if isinstance(error, httpx.ConnectError):
+        host = httpx.URL(url)
+        return f"connect ECONNREFUSED {host.host}:{host.port or (443 if host.scheme == 'https' else 80)}"
+    if isinstance(error, httpx.TimeoutException):
+        return f"timeout of {int(_TIMEOUT_S * 1000)}ms exceeded"
+    return str(error) or type(error).__name__
+
+
+def _text_of(ctx: NodeContext, index: int, response: httpx.Response) -> str:
+    """The body as the model gets it: text as it is, JSON pretty-printed (or through the JSON optimizer)."""
+    if "\0" in response.text:
+        raise NodeOperationError(ctx.node.name, "Binary data is not supported")
+    body: Any = response.text
+    if "application/json" in response.headers.get("content-type", ""):
+        try:
+            body = json.loads(response.text) if response.text.strip() else ""
+        except ValueError:
+            body = response.text
+    if ctx.get_node_parameter("optimizeResponse", index, False):
+        return json.dumps(response_optimizer(ctx, index)(body), indent=2, ensure_ascii=False)
+    return body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False)
+
+
+__all__ = ["ToolHttpRequest"]
