@@ -17,11 +17,13 @@ AGENT_CATALOG: dict[str, str] = {
     _LC + "agent": "weft.ai.agent.node:Agent",
     _LC + "mcpTrigger": "weft.ai.nodes.mcp_trigger:McpTrigger",
     _LC + "memoryBufferWindow": "weft.ai.memory.buffer_window:MemoryBufferWindow",
+    _LC + "outputParserStructured": "weft.ai.parsers.structured:OutputParserStructured",
     _LC + "mcpClient": "weft.ai.nodes.mcp_client:McpClient",
     _LC + "mcpClientTool": "weft.ai.tools.mcp_client_tool:McpClientTool",
     _LC + "toolCalculator": "weft.ai.tools.calculator:ToolCalculator",
     _LC + "toolCode": "weft.ai.tools.code:ToolCode",
     _LC + "toolThink": "weft.ai.tools.think:ToolThink",
+    _LC + "toolWorkflow": "weft.ai.tools.workflow_tool:ToolWorkflow",
     _LC + "toolHttpRequest": "weft.ai.tools.http_request_tool:ToolHttpRequest",
 }
 

@@ -22,6 +22,16 @@ from typing import Any
 from weft.ai.agent.prompt import human_messages, prompt_text, system_message
 from weft.ai.agent.state import AgentState, ItemState, PendingCall
 from weft.ai.agent.steps import as_sent, intermediate_step, observation_of
+from weft.ai.agent.structured import (
+    OutputParser,
+    format_tool,
+    from_text,
+    from_tool_call,
+    memory_text,
+    output_json,
+    output_parser,
+    with_instructions,
+)
 from weft.ai.agent.tools import AgentTools, collect_tools
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import AIMessage, HumanMessage, Message, SystemMessage, ToolCall, ToolMessage
@@ -45,6 +55,8 @@ class Turn:
     streams: bool
     inline_tools: bool
     """Versions before 3 run the tools inside the agent (LangChain's AgentExecutor), not through the engine."""
+    parser: OutputParser | None = None
+    """The connected output parser (``hasOutputParser``): answers go through it."""
 
 
 async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
@@ -103,17 +115,22 @@ async def _prepare_turn(ctx: ExecuteContext, response: EngineResponse | None) ->
         )
     is_streaming: Any = getattr(ctx, "is_streaming", None)
     version = float(ctx.node.typeVersion)
+    parser = await output_parser(ctx)
+    tools = await collect_tools(ctx)
+    if parser is not None:
+        tools = tools.with_tool(format_tool(parser, ctx))
     if version < 2 and isinstance(models[0], TracedChatModel):
         models[0].logs_as_stream = True  # V1's AgentExecutor streams the model: n8n logs a streamed generation
     return Turn(
         ctx=ctx,
         model=models[0],
         fallback=fallback,
-        tools=await collect_tools(ctx),
+        tools=tools,
         response=response,
         max_iterations=int(max_iterations),
         streams=bool(is_streaming()) if callable(is_streaming) else False,
         inline_tools=version < 3,
+        parser=parser,
     )
 
 
@@ -158,13 +175,19 @@ async def _converse(
 ) -> ItemState:
     """Call the model until it answers, or asks for tools the engine must run."""
     text = system_message(options, float(turn.ctx.node.typeVersion))
+    if turn.parser is not None:
+        text = with_instructions(text)
     system: list[Message] = [SystemMessage(content=text)] if text is not None else []
     while True:
         conversation = [*history, *state.messages]
         prompt = [*system, *(conversation if turn.inline_tools else as_sent(conversation))]
         reply = await _call_model(turn, prompt, state.item_index, options)
         calls = _with_ids(reply.tool_calls, state)
+        if turn.parser is not None and (answer := turn.tools.answered(calls)) is not None:
+            return await _finish_parsed(turn, state, from_tool_call(turn.parser, answer.args), options, memory)
         if not calls:
+            if turn.parser is not None:
+                return await _finish_parsed(turn, state, from_text(turn.parser, reply.content), options, memory)
             return await _finish(turn, state, reply.content, options, memory)
         if turn.inline_tools:
             await _run_tools_inline(turn, state, calls)
@@ -290,6 +313,18 @@ async def _finish(turn: Turn, state: ItemState, text: str, options: Mapping[str,
             await memory.save(_for_memory([human, AIMessage(content=text)]))
         else:
             await memory.save(_for_memory([*state.messages, AIMessage(content=text)]), logged=not state.steps)
+    return state
+
+
+async def _finish_parsed(
+    turn: Turn, state: ItemState, result: Any, options: Mapping[str, Any], memory: Any
+) -> ItemState:
+    """The item's answer from the output parser (``format_final_json_response`` or a parsed text)."""
+    state = await _finish(turn, state, memory_text(result), options, memory)
+    output = output_json(result, with_memory=memory is not None)
+    if options.get("returnIntermediateSteps"):
+        output["intermediateSteps"] = state.steps
+    state.output = {"json": output, "pairedItem": {"item": state.item_index}}
     return state
 
 

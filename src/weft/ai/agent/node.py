@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from weft.ai.agent.execute import execute_agent
 from weft.nodes.contract import EngineRequest, ExecuteContext, NodeDescription, NodeType
-from weft.workflow import AI_LANGUAGE_MODEL, AI_MEMORY, AI_TOOL, MAIN, NodeOutput
+from weft.workflow import AI_LANGUAGE_MODEL, AI_MEMORY, AI_OUTPUT_PARSER, AI_TOOL, MAIN, NodeOutput
 
 AGENT_VERSIONS: tuple[float, ...] = (1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2, 2.1, 2.2, 3, 3.1)
 
@@ -23,9 +23,9 @@ class Agent(NodeType):
         display_name="AI Agent",
         versions=AGENT_VERSIONS,
         description="Generates an action plan and executes it. Can use external tools.",
-        inputs=(MAIN, AI_LANGUAGE_MODEL, AI_MEMORY, AI_TOOL, "ai_outputParser"),
+        inputs=(MAIN, AI_LANGUAGE_MODEL, AI_MEMORY, AI_TOOL, AI_OUTPUT_PARSER),
         outputs=(MAIN,),
-        defaults={"promptType": "auto", "options": {}},
+        defaults={"promptType": "auto", "hasOutputParser": False, "options": {}},
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput | EngineRequest:

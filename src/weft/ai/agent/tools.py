@@ -60,6 +60,15 @@ class AgentTools:
         spec = self.by_name.get(name)
         return {**args, "tool": name} if spec is not None and spec.from_toolkit else args
 
+    def with_tool(self, spec: ToolSpec) -> AgentTools:
+        """These tools and ``spec`` after them (the output parser's ``format_final_json_response``)."""
+        definition = ToolDefinition(name=spec.name, description=spec.description, parameters=spec.parameters)
+        return AgentTools(by_name={**self.by_name, spec.name: spec}, definitions=[*self.definitions, definition])
+
+    def answered(self, calls: list[ToolCall]) -> ToolCall | None:
+        """The first call of a tool the agent answers itself, if the model made one."""
+        return next((c for c in calls if (s := self.by_name.get(c.name)) is not None and s.kind == "answered"), None)
+
     def unknown_tool_message(self, name: str) -> str:
         """The observation for a call to a tool the agent does not have (n8n drops such calls silently)."""
         available = ", ".join(self.names) or "none"

@@ -1,0 +1,111 @@
+"""The agent's side of an output parser: the ``format_final_json_response`` tool, the formatting instructions,
+and how the model's answer reaches the parser (n8n's ``getTools`` / ``prepareMessages`` / ``getAgentStepsParser``
+in ``ToolsAgent/common.ts``, and ``finalizeResult``).
+
+The tool is one the agent answers itself (``ToolSpec.kind == "answered"``): when the model calls it, its arguments
+are the final answer, parsed by the parser; no node runs. A model that answers in text instead has its text
+parsed, wrapped in ``{output: …}`` unless it already is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from weft.nodes.contract import ExecuteContext, ToolSpec
+from weft.workflow import AI_OUTPUT_PARSER
+from weft.workflow.jsjson import js_json
+
+FORMAT_TOOL = "format_final_json_response"
+FORMAT_TOOL_DESCRIPTION = (
+    "Use this tool to format your final response to the user in a structured JSON format. This tool validates "
+    "your output against a schema to ensure it meets the required format. ONLY use this tool when you have "
+    "completed all necessary reasoning and are ready to provide your final answer. Do not use this tool for "
+    "intermediate steps or for asking questions. The output from this tool will be directly returned to the user."
+)
+FORMATTING_INSTRUCTIONS = (
+    "IMPORTANT: For your response to user, you MUST use the `format_final_json_response` tool with your complete "
+    "answer formatted according to the required schema. Do not attempt to format the JSON manually - always use "
+    "this tool. Your response will be rejected if it is not properly formatted through this tool. Only use this "
+    "tool once you are ready to provide your final answer."
+)
+#: Keys n8n leaves out of the agent's output item (``finalizeResult``).
+_OMITTED = ("system_message", "formatting_instructions", "input", "chat_history", "agent_scratchpad")
+
+
+class OutputParser(Protocol):
+    """What an output parser sub-node supplies (:class:`weft.ai.parsers.structured.StructuredOutputParser`)."""
+
+    def tool_schema(self) -> dict[str, Any]: ...
+
+    def parse(self, text: str) -> Any: ...
+
+
+async def output_parser(ctx: ExecuteContext) -> OutputParser | None:
+    """The connected parser when ``hasOutputParser`` is on (n8n's ``getOptionalOutputParser``)."""
+    if ctx.get_node_parameter("hasOutputParser", 0, False) is not True:
+        return None
+    supplied = await ctx.get_input_connection_data(AI_OUTPUT_PARSER, 0)
+    return next((p for p in supplied if hasattr(p, "parse") and hasattr(p, "tool_schema")), None)
+
+
+def format_tool(parser: OutputParser, ctx: ExecuteContext) -> ToolSpec:
+    """``format_final_json_response``, offered after the connected tools."""
+    return ToolSpec(
+        name=FORMAT_TOOL,
+        description=FORMAT_TOOL_DESCRIPTION,
+        parameters=parser.tool_schema(),
+        source_node_name=ctx.node.name,
+        kind="answered",
+    )
+
+
+def with_instructions(system: str | None) -> str:
+    """The system message with the formatting instructions (alone when the agent sends no system message)."""
+    return FORMATTING_INSTRUCTIONS if system is None else f"{system}\n\n{FORMATTING_INSTRUCTIONS}"
+
+
+def from_tool_call(parser: OutputParser, arguments: Any) -> Any:
+    """The parsed answer the model gave through the tool (its arguments, as ``JSON.stringify`` writes them)."""
+    return parser.parse(arguments if isinstance(arguments, str) else js_json(arguments))
+
+
+def from_text(parser: OutputParser, text: str) -> Any:
+    """The parsed answer the model gave as text: JSON wrapped in ``{output}`` unless it is one already."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return parser.parse(text)
+    if isinstance(value, dict) and list(value) == ["output"]:
+        return parser.parse(js_json(value))
+    return parser.parse(js_json({"output": value}))
+
+
+def output_json(result: Any, *, with_memory: bool) -> dict[str, Any]:
+    """The agent's output item for a parsed answer. With memory, n8n keeps the answer as JSON text in ``output``
+    and parses it back (``finalizeResult``), which unwraps one ``output``."""
+    if with_memory:
+        inner = result.get("output", result) if isinstance(result, dict) else result
+        return {"output": inner if inner is not None else result}
+    if not isinstance(result, dict):
+        return {"output": result}
+    return {k: v for k, v in result.items() if k not in _OMITTED}
+
+
+def memory_text(result: Any) -> str:
+    """What memory keeps of a parsed answer: its JSON (``handleParsedStepOutput``)."""
+    return js_json(result)
+
+
+__all__ = [
+    "FORMATTING_INSTRUCTIONS",
+    "FORMAT_TOOL",
+    "OutputParser",
+    "format_tool",
+    "from_text",
+    "from_tool_call",
+    "memory_text",
+    "output_json",
+    "output_parser",
+    "with_instructions",
+]
