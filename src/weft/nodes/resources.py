@@ -35,8 +35,12 @@ class _Held:
             if not self.ready.done():
                 self.ready.set_exception(exc)
 
-    async def close(self) -> None:
+    def release(self) -> None:
+        """Let the holding task leave the context manager (it does so even if nobody awaits it)."""
         self._done.set()
+
+    async def close(self) -> None:
+        self.release()
         with contextlib.suppress(BaseException):
             await self.task
 
@@ -76,6 +80,8 @@ class ExecutionResources:
     async def aclose(self) -> None:
         """Close every resource, newest first (a later :meth:`open` opens afresh: a resumed execution)."""
         held, self._held = list(self._held.values()), {}
+        for one in held:  # released at once, so a cancelled close still lets every holder finish
+            one.release()
         for one in reversed(held):
             await one.close()
 
