@@ -86,5 +86,6 @@ def test_bearer_auth(ts_client: Path, mcp: McpServer) -> None:
     for headers in ({"authorization": "Bearer wrong"}, {}):
         code, result = run_client(ts_client, mcp.mcp_url("bearer"), headers, "Calculator", {"input": "1"})
         assert code == 1
-        assert result == {"error": "Streamable HTTP error: Error POSTing to endpoint: Authorization data is wrong!", "code": 403}
+        refusal = "Streamable HTTP error: Error POSTing to endpoint: Authorization data is wrong!"
+        assert result == {"error": refusal, "code": 403}
     assert len(mcp.executions("bearer")) == before

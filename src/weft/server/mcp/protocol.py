@@ -97,13 +97,17 @@ async def _call(message: dict[str, Any], call_tool: CallTool) -> dict[str, Any]:
     params = message.get("params")
     params = params if isinstance(params, dict) else {}
     name, arguments = params.get("name"), params.get("arguments")
-    if not name or not arguments:
+    if _falsy(name) or _falsy(arguments):  # JavaScript's ``!value``: an empty object passes
         raise McpError(NEEDS_NAME_AND_ARGUMENTS)
     payload = await call_tool(str(name), dict(arguments) if isinstance(arguments, dict) else {}, str(message["id"]))
     if "error" in payload:
         raise McpError(str(payload["error"]))
     result: dict[str, Any] = payload["result"]
     return result
+
+
+def _falsy(value: Any) -> bool:
+    return value is None or value is False or (isinstance(value, str | int | float) and not value)
 
 
 def rpc_error(message_id: Any, code: int, text: str) -> dict[str, Any]:
