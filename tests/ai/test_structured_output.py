@@ -155,3 +155,39 @@ async def test_a_schema_that_is_not_json_schema_is_refused_naming_the_node() -> 
     error = parser_run["error"]
     assert error["message"] == "Error during parsing of JSON Schema. Please check the schema and try again."
     assert "is not valid under any of the given schemas" in error["description"]
+
+
+async def test_beyond_n8n_the_agent_asks_its_model_again_with_the_validation_error() -> None:
+    bad = {"toolCalls": [{"name": "format_final_json_response", "args": {"output": {"name": "SF", "kind": "village"}}}]}
+    good = {"toolCalls": [{"name": "format_final_json_response", "args": {"output": {"name": "SF", "kind": "city"}}}]}
+    nodes = [
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node(
+            "AI Agent",
+            LC + "agent",
+            {"promptType": "define", "text": "go", "hasOutputParser": True, "options": {"outputParserRetries": 2}},
+            version=3.1,
+        ),
+        node("Model", "weft.lmChatScripted", {"turns": [bad, good]}),
+        node(
+            "Parser",
+            LC + "outputParserStructured",
+            {"schemaType": "manual", "inputSchema": json.dumps(SCHEMA)},
+            version=1.3,
+        ),
+        connect("Start", "AI Agent"),
+        connect("Model", "AI Agent", type_="ai_languageModel"),
+        connect("Parser", "AI Agent", type_="ai_outputParser"),
+    ]
+    run = await Execution(Workflow(parse_workflow(workflow(*nodes))), registry=agent_registry()).run()
+    assert _output(run) == {"output": {"name": "SF", "kind": "city", "size": "big"}}
+    run_data = run["data"]["resultData"]["runData"]
+    assert [r["executionStatus"] for r in run_data["Parser"]] == ["error", "success"]  # each attempt is a run
+    second_prompt = run_data["Model"][1]["inputOverride"]["ai_languageModel"][0][0]["json"]["messages"]
+    assert any("'village' is not one of ['city', 'town']" in m and "output/kind" in m for m in second_prompt)
+
+
+async def test_without_the_option_a_bad_answer_fails_at_once() -> None:
+    run = await _answer({"name": "SF", "kind": "village"})
+    assert run["status"] == "error"
+    assert len(run["data"]["resultData"]["runData"]["Model"]) == 1

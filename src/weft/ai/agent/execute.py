@@ -23,10 +23,10 @@ from weft.ai.agent.prompt import human_messages, prompt_text, system_message
 from weft.ai.agent.state import AgentState, ItemState, PendingCall
 from weft.ai.agent.steps import as_sent, intermediate_step, observation_of
 from weft.ai.agent.structured import (
+    RETRY,
     OutputParser,
+    ParseRetries,
     format_tool,
-    from_text,
-    from_tool_call,
     memory_text,
     output_json,
     output_parser,
@@ -178,16 +178,18 @@ async def _converse(
     if turn.parser is not None:
         text = with_instructions(text)
     system: list[Message] = [SystemMessage(content=text)] if text is not None else []
+    retries = ParseRetries(limit=int(options.get("outputParserRetries", 0) or 0))
     while True:
         conversation = [*history, *state.messages]
         prompt = [*system, *(conversation if turn.inline_tools else as_sent(conversation))]
         reply = await _call_model(turn, prompt, state.item_index, options)
         calls = _with_ids(reply.tool_calls, state)
-        if turn.parser is not None and (answer := turn.tools.answered(calls)) is not None:
-            return await _finish_parsed(turn, state, from_tool_call(turn.parser, answer.args), options, memory)
+        if turn.parser is not None and (not calls or turn.tools.answered(calls) is not None):
+            parsed = retries.parse(turn.parser, reply, turn.tools.answered(calls), state.messages)
+            if parsed is RETRY:
+                continue
+            return await _finish_parsed(turn, state, parsed, options, memory)
         if not calls:
-            if turn.parser is not None:
-                return await _finish_parsed(turn, state, from_text(turn.parser, reply.content), options, memory)
             return await _finish(turn, state, reply.content, options, memory)
         if turn.inline_tools:
             await _run_tools_inline(turn, state, calls)

@@ -10,8 +10,11 @@ parsed, wrapped in ``{output: …}`` unless it already is.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from weft.ai.messages import AIMessage, HumanMessage, Message, ToolCall, ToolMessage
+from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, ToolSpec
 from weft.workflow import AI_OUTPUT_PARSER
 from weft.workflow.jsjson import js_json
@@ -81,6 +84,43 @@ def from_text(parser: OutputParser, text: str) -> Any:
     return parser.parse(js_json({"output": value}))
 
 
+#: :meth:`ParseRetries.parse`'s answer when the model is asked again.
+RETRY: Any = object()
+
+
+@dataclass(kw_only=True)
+class ParseRetries:
+    """Beyond n8n: the agent option ``outputParserRetries`` asks the model again, up to ``limit`` times, when its
+    answer does not fit the schema, telling it why. Every attempt is a run of the model and of the parser."""
+
+    limit: int = 0
+    used: int = 0
+
+    def parse(self, parser: OutputParser, reply: AIMessage, call: ToolCall | None, messages: list[Message]) -> Any:
+        """The parsed answer, or :data:`RETRY` after adding the failed answer and its error to ``messages``."""
+        try:
+            return from_tool_call(parser, call.args) if call is not None else from_text(parser, reply.content)
+        except NodeOperationError as error:
+            if self.used >= self.limit or "outputParserFailReason" not in error.context:
+                raise
+            self.used += 1
+            messages.extend(_retry_messages(reply, call, error))
+            return RETRY
+
+
+def _retry_messages(reply: AIMessage, call: ToolCall | None, error: NodeOperationError) -> list[Message]:
+    """The failed answer and what was wrong with it, as the model's turn and the answer to it."""
+    reason = str(error.context["outputParserFailReason"])
+    detail = getattr(error, "validation_error", None)
+    text = f"{reason}{f': {detail}' if detail else ''}. Answer again, fitting the required schema."
+    if call is not None:
+        return [
+            AIMessage(content=reply.content, tool_calls=[call]),
+            ToolMessage(tool_call_id=call.id, name=call.name, content=text),
+        ]
+    return [AIMessage(content=reply.content), HumanMessage(content=text)]
+
+
 def output_json(result: Any, *, with_memory: bool) -> dict[str, Any]:
     """The agent's output item for a parsed answer. With memory, n8n keeps the answer as JSON text in ``output``
     and parses it back (``finalizeResult``), which unwraps one ``output``."""
@@ -100,7 +140,9 @@ def memory_text(result: Any) -> str:
 __all__ = [
     "FORMATTING_INSTRUCTIONS",
     "FORMAT_TOOL",
+    "RETRY",
     "OutputParser",
+    "ParseRetries",
     "format_tool",
     "from_text",
     "from_tool_call",

@@ -129,7 +129,8 @@ class StructuredOutputParser:
             self.ctx.node.name, PARSE_ERROR, description=PARSE_ERROR_DESCRIPTION, outputParserFailReason=reason
         )
         if cause is not None:
-            error.validation_error = cause.message  # type: ignore[attr-defined]
+            where = "/".join(str(part) for part in cause.absolute_path)
+            error.validation_error = f"{where}: {cause.message}" if where else cause.message  # type: ignore[attr-defined]
         return error
 
 
