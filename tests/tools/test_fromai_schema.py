@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from weft.expressions.fromai import FromAIError, extract_from_ai_calls, from_ai_json_schema, js_number
+from weft.nodes.tool_input import tool_input_issues
 
 
 def _schema(*texts: str) -> dict[str, Any]:
@@ -121,3 +122,24 @@ def test_bad_calls_get_n8n_message(call: str, message: str) -> None:
 )
 def test_js_number(text: str, number: float | None) -> None:
     assert js_number(text) == number
+
+
+@pytest.mark.parametrize(
+    ("arguments", "issues"),
+    [
+        ({"city": "Oslo", "days": 2}, []),
+        ({}, ["✖ Required\n  → at city"]),
+        (
+            {"city": 3, "days": "two"},
+            ["✖ Expected string, received number\n  → at city", "✖ Expected number, received string\n  → at days"],
+        ),
+        ({"city": "Oslo", "tags": {}}, ["✖ Value must be a non-empty object or a non-empty array\n  → at tags"]),
+    ],
+)
+def test_tool_input_is_checked_as_zod_does(arguments: dict[str, Any], issues: list[str]) -> None:
+    schema = _schema(
+        "={{ $fromAI('city', 'City') }}",
+        "={{ $fromAI('days', 'Days', 'number', 1) }}",
+        "={{ JSON.stringify($fromAI('tags', 'Tags', 'json', [1])) }}",
+    )
+    assert tool_input_issues(schema, arguments) == issues

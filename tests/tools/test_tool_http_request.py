@@ -59,15 +59,19 @@ async def test_placeholders_in_url_query_header_and_json_body(echo: HttpEchoServ
     assert requests[1]["messages"][-1]["content"] == response
 
 
-async def test_a_missing_required_placeholder_is_reported(echo: HttpEchoServer) -> None:
-    tool = _tool({"url": echo.url + "/items/{id}"})
-    run, requests = await run_agent(tool, calls("Lookup", {}), agent_version=2.2)
+async def test_a_missing_required_placeholder_fails_the_agent(echo: HttpEchoServer) -> None:
+    run, requests = await run_agent(_tool({"url": echo.url + "/items/{id}"}), calls("Lookup", {}), agent_version=2.2)
+    error = run["data"]["resultData"]["error"]
+    assert error["message"] == "Received tool input did not match expected schema\n\n✖ Required\n  → at id"
+    assert runs(run, "Lookup") == [] and len(requests) == 1 and echo.requests == []
+
+
+async def test_a_missing_placeholder_without_a_schema_check_is_reported(echo: HttpEchoServer) -> None:
+    tool = _tool({"url": echo.url + "/items/{id}"}, version=1)
+    run, requests = await run_agent(tool, calls("Lookup", {"input": "{}"}), agent_version=2.2)
     [task] = runs(run, "Lookup")
-    assert task["executionStatus"] == "error"
-    assert (
-        task["error"]["message"]
-        == "Model did not provide parameter 'id' which is required and must be present in the input"
-    )
+    message = "Model did not provide parameter 'id' which is required and must be present in the input"
+    assert task["executionStatus"] == "error" and task["error"]["message"] == message
     assert requests[1]["messages"][-1]["content"] == "Input provided by model is not valid"
     assert echo.requests == []
 
@@ -76,7 +80,9 @@ async def test_an_http_error_is_text_for_the_model(echo: HttpEchoServer) -> None
     run, requests = await run_agent(
         _tool({"url": echo.url + "/status/404/{id}"}), calls("Lookup", {"id": "7"}), agent_version=2.2
     )
-    assert requests[1]["messages"][-1]["content"] == 'There was an error: "Request failed with status code 404"'
+    text = requests[1]["messages"][-1]["content"]
+    assert text.startswith('HTTP 404 There was an error: "Request failed with status code 404"\nResponse body: {\n')
+    assert '"path": "/status/404/7"' in text
     assert runs(run, "Lookup")[0]["executionStatus"] == "success"
 
 

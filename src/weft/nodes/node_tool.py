@@ -18,6 +18,7 @@ from weft.errors import NodeOperationError
 from weft.expressions.fromai import FromAIError, from_ai_json_schema
 from weft.nodes._tool_call_context import ToolCallContext
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.tool_input import check_tool_input
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, Item, NodeModel
 
@@ -69,22 +70,26 @@ def node_tool_spec(node_type: NodeType, ctx: SupplyDataContext) -> ToolSpec:
     """The tool an agent sees for ``ctx.node`` (n8n's ``createTool``), with the inline runner attached."""
     node = ctx.node
     description = type(node_type).description
+    schema = tool_schema(node, getattr(node_type, "parameter_order", ()))
     return ToolSpec(
         name=node_name_to_tool_name(node.name) or description.name,
         description=tool_description(node.parameters, description),
-        parameters=tool_schema(node, getattr(node_type, "parameter_order", ())),
+        parameters=schema,
         source_node_name=node.name,
-        invoke=functools.partial(invoke_node_inline, node_type, ctx),
+        invoke=functools.partial(invoke_node_inline, node_type, ctx, schema),
     )
 
 
-async def invoke_node_inline(node_type: NodeType, ctx: SupplyDataContext, arguments: dict[str, Any]) -> str:
+async def invoke_node_inline(
+    node_type: NodeType, ctx: SupplyDataContext, schema: dict[str, Any], arguments: dict[str, Any]
+) -> str:
     """Run the node inside the agent with the model's ``arguments`` as its one input item.
 
     As n8n: the run's ``inputOverride`` is ``{ai_tool: [[{json: arguments}]]}``, its output
     ``{response: [<each item's json>]}``, and the model gets that list as JSON. A failure closes the run with
-    the error and is raised (the agent tells the model).
+    the error and is raised. Arguments that do not match ``schema`` fail the agent before the node runs.
     """
+    check_tool_input(ctx.parent_node_name, schema, arguments)
     item: Item = {"json": dict(arguments)}
     run = ctx.add_input_data(AI_TOOL, [[item]])
     call_ctx = ToolCallContext(ctx, item, run_index=run)

@@ -31,10 +31,12 @@ from weft.ai.tools.base import TOOL_OUTPUTS, string_input_schema
 from weft.errors import NodeOperationError
 from weft.nodes.builtin._http_optimize import response_optimizer
 from weft.nodes.contract import ExecuteContext, NodeContext, NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.tool_input import check_tool_input
 from weft.workflow import AI_TOOL, NodeOutput
 
 _NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _TIMEOUT_S = 300.0
+_MAX_ERROR_BODY = 2000
 
 
 class ToolHttpRequest(NodeType):
@@ -69,11 +71,11 @@ class ToolHttpRequest(NodeType):
             )
         text = str(ctx.get_node_parameter("toolDescription", item_index, "") or "")
         parameters, template = collect(ctx, item_index)
-        invoke = functools.partial(_call, ctx, parameters, template, item_index)
         if ctx.node.typeVersion >= 1.1:
             schema, description = input_schema(parameters), text
         else:
             schema, description = string_input_schema(), fallback_description(text, parameters)
+        invoke = functools.partial(_call, ctx, parameters, template, item_index, schema)
         return ToolSpec(
             name=name, description=description, parameters=schema, source_node_name=ctx.node.name, invoke=invoke
         )
@@ -92,9 +94,12 @@ async def _call(
     parameters: list[ToolParameter],
     template: RequestTemplate,
     index: int,
+    schema: dict[str, Any],
     arguments: dict[str, Any],
 ) -> str:
     """One tool call, recorded as a run of the node; returns the text the model gets."""
+    if ctx.node.typeVersion >= 1.1:
+        check_tool_input(ctx.parent_node_name, schema, arguments)
     query: Any = arguments.get("input", "") if ctx.node.typeVersion < 1.1 else arguments
     run = ctx.add_input_data(AI_TOOL, [[{"json": {"query": query}}]])
     try:
@@ -122,11 +127,28 @@ async def _send(ctx: NodeContext, index: int, request: RequestTemplate) -> str:
     except httpx.HTTPError as error:
         return f'There was an error: "{_transport_message(error, request.url)}"'
     if response.status_code >= 400:
-        return f'There was an error: "Request failed with status code {response.status_code}"'
+        return _failure_text(response)
     try:
         return _text_of(ctx, index, response)
     except NodeOperationError as error:
         return f'There was an error: "{error.message}"'
+
+
+def _failure_text(response: httpx.Response) -> str:
+    """n8n 2.41.1's answer for a failed request: status, axios's message, and the body (case a123)."""
+    status = response.status_code
+    text = f'HTTP {status} There was an error: "Request failed with status code {status}"'
+    body: Any = response.text
+    if "application/json" in response.headers.get("content-type", ""):
+        try:
+            body = json.loads(response.text)
+        except ValueError:
+            body = response.text
+    serialized = body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False)
+    if serialized.strip() and "\0" not in serialized:
+        cut = serialized[:_MAX_ERROR_BODY] + ("... [truncated]" if len(serialized) > _MAX_ERROR_BODY else "")
+        text += f"\nResponse body: {cut}"
+    return text
 
 
 def _transport_message(error: httpx.HTTPError, url: str) -> str:

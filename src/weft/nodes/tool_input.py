@@ -1,0 +1,62 @@
+"""The check LangChain makes before a structured tool runs inline: the model's arguments against its schema.
+
+A call whose arguments do not match fails the agent with ``Received tool input did not match expected schema``
+and zod's issues, each as ``✖ <message>\\n  → at <key>`` (n8n 2.41.1, recorded: case a124). The schemas checked
+are the flat object schemas Weft builds for tools (``$fromAI()`` and toolHttpRequest arguments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from weft.errors import NodeOperationError
+
+_JSON_MESSAGE = "Value must be a non-empty object or a non-empty array"
+
+
+def _received(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number" if value == value else "nan"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _issue(schema: Mapping[str, Any], required: bool, present: bool, value: Any) -> str | None:
+    """zod's (v3) message for one argument, or ``None`` when it passes."""
+    expected = schema.get("type")
+    if not present:
+        if not required:
+            return None  # optional, or zod fills the default
+        return _JSON_MESSAGE if expected is None else "Required"
+    if expected is None:  # a $fromAI json argument: zod.custom
+        return None if isinstance(value, dict | list) and len(value) > 0 else _JSON_MESSAGE
+    received = _received(value)
+    return None if received == expected else f"Expected {expected}, received {received}"
+
+
+def tool_input_issues(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> list[str]:
+    """The prettified issues of ``arguments`` against an object ``schema`` (empty when they match)."""
+    required = set(schema.get("required") or ())
+    issues = []
+    for key, prop in (schema.get("properties") or {}).items():
+        message = _issue(prop, key in required, key in arguments, arguments.get(key))
+        if message is not None:
+            issues.append(f"✖ {message}\n  → at {key}")
+    return issues
+
+
+def check_tool_input(agent_name: str, schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> None:
+    """Raise the agent's error for arguments that do not match the tool's schema."""
+    issues = tool_input_issues(schema, arguments)
+    if issues:
+        message = "Received tool input did not match expected schema\n\n" + "\n".join(issues)
+        raise NodeOperationError(agent_name, message, description="Original error: ToolInputParsingException")
+
+
+__all__ = ["check_tool_input", "tool_input_issues"]
