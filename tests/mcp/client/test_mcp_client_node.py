@@ -69,3 +69,9 @@ async def test_a_closed_port_fails_the_node_even_when_it_continues_on_fail() -> 
     assert result["data"]["resultData"]["runData"]["MCP Client"][0]["error"]["message"] == (
         "Could not connect to your MCP server"
     )
+
+
+async def test_no_tool_chosen_is_a_clear_error(server: McpTestServer) -> None:
+    result = await client(server.url, tool={"__rl": True, "mode": "list", "value": ""})
+    assert result["data"]["resultData"]["error"]["message"] == "No tool chosen"
+    assert server.calls == []

@@ -102,7 +102,11 @@ class McpClient(NodeType):
         return value
 
     async def _call(self, ctx: ExecuteContext, endpoint: McpEndpoint, index: int) -> Item:
-        tool = str(ctx.get_node_parameter("tool.value", index, ""))
+        tool = str(ctx.get_node_parameter("tool.value", index, "") or "")
+        if not tool:
+            raise NodeOperationError(
+                ctx.node.name, "No tool chosen", description="Set 'Tool' to the name of the server's tool to call."
+            )
         options = ctx.get_node_parameter("options", index, {}) or {}
         timeout = float(options.get("timeout") or DEFAULT_TIMEOUT_MS)
         per_call = McpEndpoint(
