@@ -97,6 +97,20 @@ def mcp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpServer]:
 
 @pytest.fixture(scope="session")
 def golden() -> dict[str, Any]:
+    """What n8n 2.41.1 answered (``n8n_mcp_answers_2.41.json``): Weft follows it where 2.8.4 differs."""
+    answers: dict[str, Any] = json.loads((HERE / "n8n_mcp_answers_2.41.json").read_text())
+    return answers
+
+
+@pytest.fixture(scope="session")
+def expected_weft() -> dict[str, Any]:
+    """Weft's answers where it deliberately differs from n8n (``expected_weft_mcp.json``)."""
+    answers: dict[str, Any] = json.loads((HERE / "expected_weft_mcp.json").read_text())
+    return answers
+
+
+@pytest.fixture(scope="session")
+def golden_284() -> dict[str, Any]:
     """What n8n 2.8.4 answered (``n8n_mcp_answers.json``)."""
     answers: dict[str, Any] = json.loads((HERE / "n8n_mcp_answers.json").read_text())
     return answers

@@ -51,7 +51,7 @@ async def test_streamable_http_lists_and_calls_tools(mcp: McpServer, golden: dic
         assert _text(await session.call_tool("Calculator", {"input": "2 + 3 * 4"})) == "14"
         assert _text(await session.call_tool("Code_Tool", {"a": 2, "b": "xy"})) == "xyxy"
         failed = await session.call_tool("Failing_Tool", {"input": "x"})
-        assert _text(failed) == 'There was an error: "boom [line 1]"' and not failed.is_error
+        assert _text(failed) == 'There was an error: "boom [line 1]"' and failed.is_error
 
 
 async def test_sse_lists_and_calls_tools(mcp: McpServer) -> None:

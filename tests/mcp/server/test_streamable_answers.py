@@ -1,8 +1,8 @@
-"""Streamable HTTP (trigger version 2), request by request as n8n 2.8.4 answered (``n8n_mcp_answers.json``).
+"""Streamable HTTP (trigger version 2), request by request as n8n 2.41.1 answered (``n8n_mcp_answers_2.41.json``;
+2.8.4's answers, ``n8n_mcp_answers.json``, differ only where ``docs/differences.md`` says).
 
 The same requests the recorder sent go to a real Weft server; status, the headers that matter and the JSON-RPC
-messages must be n8n's, except where ``docs/differences.md`` says otherwise (the Think tool's schema and answer,
-the Calculator's answer to a bad expression, and the parse error's hint text).
+messages must be n8n's, except the Calculator's answer to a bad expression and the parse error's hint text.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from .conftest import ACCEPT, McpServer
 CALLS = {
     "call_calculator": ("Calculator", {"input": "2 + 3 * 4"}, 2),
     "call_code": ("Code_Tool", {"a": 3, "b": "ab"}, 3),
+    "call_think": ("Think", {"input": "a thought"}, 4),
     "call_failing": ("Failing_Tool", {"input": "x"}, 5),
     "call_unknown": ("Nope", {"input": "x"}, 7),
 }
@@ -51,9 +52,7 @@ def test_tools_list(session: tuple[httpx.Client, str, dict[str, Any]], golden: d
     assert ours["status"] == theirs["status"] and ours["headers"] == theirs["headers"]
     tools, expected = ours["events"][0]["result"]["tools"], theirs["events"][0]["result"]["tools"]
     assert [t["name"] for t in tools] == [t["name"] for t in expected]
-    for mine, recorded in zip(tools, expected, strict=True):
-        if recorded["name"] != "Think":  # n8n 2.8.4 leaks zod internals into Think's schema (docs/differences.md)
-            assert mine == recorded
+    assert tools == expected
 
 
 @pytest.mark.parametrize("key", list(CALLS))
@@ -108,3 +107,12 @@ def test_delete_ends_the_session(mcp: McpServer, golden: dict[str, Any]) -> None
         assert answer(client.delete(url, headers={"mcp-session-id": sid})) == golden["streamable"]["delete_again"]
         after = client.post(url, json=rpc("tools/list", id_=25), headers=headers)
         assert answer(after) == golden["streamable"]["after_delete"]
+
+
+def test_where_weft_differs(
+    session: tuple[httpx.Client, str, dict[str, Any]], golden: dict[str, Any], expected_weft: dict[str, Any]
+) -> None:
+    """The Calculator's answer to an expression it cannot evaluate (docs/differences.md: Calculator)."""
+    ours = _post(session, rpc("tools/call", {"name": "Calculator", "arguments": {"input": "2 +* 3"}}, 6))
+    assert ours != golden["streamable"]["call_calculator_bad"]
+    assert ours == expected_weft["streamable"]["call_calculator_bad"]

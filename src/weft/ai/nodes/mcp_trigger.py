@@ -16,6 +16,7 @@ node's does, with a JSON body: ``{"tools": [...]}`` or ``{"result": {...}}`` / `
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
@@ -31,7 +32,9 @@ MCP_TRIGGER_TYPE = "@n8n/n8n-nodes-langchain.mcpTrigger"
 #: The trigger item key of a tool call (n8n's ``mcpToolCall``) and of a tool listing (Weft's own).
 TOOL_CALL_KEY = "mcpToolCall"
 LIST_TOOLS_KEY = "weftMcpListTools"
-JSON_SCHEMA_DRAFT = "http://json-schema.org/draft-07/schema#"
+JSON_SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+#: n8n 2.41.1's ``MessageFormatter.isErrorResult`` for text results: a tool's error answer.
+_ERROR_TEXT = re.compile(r"^(\w+Error: |HTTP \d{3} There was an error: |There was an error: )")
 TOOL_NOT_FOUND = "Tool not found"
 
 
@@ -62,7 +65,8 @@ class McpTrigger(NodeType):
             payload = await _call(tools, request.get(TOOL_CALL_KEY) or {})
         if responder is not None:
             responder.send_webhook_response(WebhookResponse.json(payload))
-        return []
+        # as n8n 2.41.1: the trigger's output is the call it received (2.8.4 showed none)
+        return [[{"json": request, "pairedItem": {"item": 0}}]] if TOOL_CALL_KEY in request else []
 
 
 async def connected_tools(ctx: ExecuteContext) -> list[ToolSpec]:
@@ -94,8 +98,8 @@ def _flatten(supplied: Iterable[Any]) -> list[Any]:
 
 
 def tool_descriptors(tools: list[ToolSpec]) -> list[dict[str, Any]]:
-    """``tools/list`` entries as n8n gives them: name, description, and the schema as ``zodToJsonSchema`` writes it
-    (draft-07, objects open to other properties: n8n's ``removeAdditionalStrategy: 'strict'``)."""
+    """``tools/list`` entries as n8n 2.41.1 gives them: name, description, and the schema as its ``zodToDraft202012``
+    writes it (JSON Schema 2020-12, objects open to other properties: ``removeAdditionalStrategy: 'strict'``)."""
     return [{"name": t.name, "description": t.description, "inputSchema": input_schema(t.parameters)} for t in tools]
 
 
@@ -130,7 +134,16 @@ async def _call(tools: list[ToolSpec], call: Mapping[str, Any]) -> dict[str, Any
         result = await spec.invoke(arguments)
     except Exception as exc:  # n8n: MessageFormatter.formatError
         return {"result": {"isError": True, "content": [{"type": "text", "text": _error_text(exc)}]}}
-    return {"result": {"content": [{"type": "text", "text": format_tool_result(result)}]}}
+    content = [{"type": "text", "text": format_tool_result(result)}]
+    return {"result": {"isError": True, "content": content} if is_error_result(result) else {"content": content}}
+
+
+def is_error_result(result: Any) -> bool:
+    """n8n 2.41.1's ``isErrorResult``: ``{error: {message}}``, or a text in the words tools answer failures with."""
+    if isinstance(result, dict):
+        error = result.get("error")
+        return isinstance(error, dict) and isinstance(error.get("message"), str)
+    return isinstance(result, str) and _ERROR_TEXT.match(result) is not None
 
 
 def _error_text(exc: Exception) -> str:
@@ -169,6 +182,7 @@ __all__ = [
     "connected_tools",
     "format_tool_result",
     "input_schema",
+    "is_error_result",
     "is_mcp_trigger",
     "server_name",
     "tool_descriptors",

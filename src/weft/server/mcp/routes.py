@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from weft.ai.nodes.mcp_trigger import TOOL_NOT_FOUND, server_name
+from weft.ai.nodes.mcp_trigger import server_name
 from weft.server.mcp import transport
 from weft.server.mcp.calls import ToolCalls, TriggerFailedError
 from weft.server.mcp.protocol import dispatch
@@ -165,8 +165,7 @@ async def _dispatch(server: McpServer, target: McpTarget, message: Any) -> dict[
         return (await calls.list_tools(target)).tools
 
     async def call_tool(name: str, arguments: dict[str, Any], message_id: str) -> dict[str, Any]:
-        if name not in (await calls.list_tools(target)).sources:
-            return {"error": TOOL_NOT_FOUND}  # n8n answers before any execution starts
+        # an unknown tool too is a stored execution, whose trigger answers "Tool not found" (as n8n 2.41.1)
         return await calls.call_tool(target, name, arguments, message_id)
 
     instructions = str(target.node.parameters.get("instructions") or "") if target.version >= 2 else ""
