@@ -85,3 +85,30 @@ def test_a_deactivated_workflow_stops_answering(mcp: McpServer) -> None:
     assert httpx.post(url, json=INIT, headers=ACCEPT, timeout=10).status_code == 200
     assert mcp.owner.post(f"/rest/workflows/{mcp.ids['short']}/deactivate").status_code == 200
     assert httpx.post(url, json=INIT, headers=ACCEPT, timeout=10).status_code == 404
+
+
+def test_a_toolkit_is_served_flattened(mcp: McpServer) -> None:
+    """An MCP Client Tool (a toolkit) connected to the trigger: each of its tools is served, and calls reach them."""
+    workflow = mcp_workflow("mcpProxy000001", "proxy", tools=[])
+    workflow["nodes"].append(
+        {
+            "parameters": {"endpointUrl": mcp.mcp_url("v1") + "/sse", "serverTransport": "sse"},
+            "id": "mcpProxy-client",
+            "name": "Remote",
+            "type": "@n8n/n8n-nodes-langchain.mcpClientTool",
+            "typeVersion": 1.2,
+            "position": [0, 200],
+        }
+    )
+    workflow["connections"] = {"Remote": {"ai_tool": [[{"node": "MCP Server Trigger", "type": "ai_tool", "index": 0}]]}}
+    mcp.serve("proxy", workflow)
+    url = mcp.mcp_url("proxy")
+    with httpx.Client(timeout=20) as client:
+        sid = client.post(url, json=INIT, headers=ACCEPT).headers["mcp-session-id"]
+        headers = {**ACCEPT, "mcp-session-id": sid}
+        listed = answer(client.post(url, json=rpc("tools/list"), headers=headers))["events"][0]["result"]["tools"]
+        assert [t["name"] for t in listed] == ["Remote_Failing_Tool", "Remote_Calculator"]  # named as n8n 2.41.1
+        call = rpc("tools/call", {"name": "Remote_Calculator", "arguments": {"input": "4*4"}}, 2)
+        called = answer(client.post(url, json=call, headers=headers))["events"][0]["result"]
+    # the MCP Client Tool answers with the remote content, as JSON text
+    assert called == {"content": [{"type": "text", "text": '[{"type":"text","text":"16"}]'}]}

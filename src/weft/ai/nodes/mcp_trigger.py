@@ -128,8 +128,6 @@ async def _call(tools: list[ToolSpec], call: Mapping[str, Any]) -> dict[str, Any
     if spec is None or spec.invoke is None:
         return {"error": TOOL_NOT_FOUND}
     arguments = dict(call.get("arguments") or {})
-    if spec.from_toolkit:
-        arguments["tool"] = name
     try:
         result = await spec.invoke(arguments)
     except Exception as exc:  # n8n: MessageFormatter.formatError
