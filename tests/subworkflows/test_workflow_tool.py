@@ -1,0 +1,168 @@
+"""The Call n8n Workflow Tool on a stored instance: the sub-workflow from the database, its inputs mapped with
+``$fromAI``, its run stored as its own execution linked both ways, its failure a tool error the agent sees; under
+an AI Agent 3.1 (the engine runs the tool) and 2.2 (the tool runs inside the agent). Real SQLite, a real
+OpenAI-compatible scripted model on 127.0.0.1 (the recorded cases a170-a179 cover ``source: parameter``)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from weft.ai.agent_catalog import agent_registry
+from weft.db.store import Store
+from weft.services.import_export import open_store
+from weft.services.prepared import prepare
+from weft.services.runner import WorkflowRunner
+from weft.settings import Settings
+from weft.testing import OracleOpenAIServer
+from weft.testing.workflows import connect, node, workflow
+
+LC = "@n8n/n8n-nodes-langchain."
+CREDENTIAL = {"openAiApi": {"id": "fakeOpenAi000001", "name": "Fake OpenAI"}}
+CHILD_ID = "wfToolChild00001"
+PARENT_ID = "wfToolParent0001"
+CITY = "={{ $fromAI('city', 'The city to look up', 'string') }}"
+DAYS = "={{ $fromAI('days', 'How many days', 'number') }}"
+MAPPING = {
+    "mappingMode": "defineBelow",
+    "value": {"city": CITY, "days": DAYS},
+    "matchingColumns": [],
+    "schema": [
+        {"id": "city", "displayName": "city", "type": "string", "display": True, "removed": False},
+        {"id": "days", "displayName": "days", "type": "number", "display": True, "removed": False},
+    ],
+}
+
+
+def child(*, fail: bool = False) -> dict[str, Any]:
+    trigger = node(
+        "Start",
+        "n8n-nodes-base.executeWorkflowTrigger",
+        {"workflowInputs": {"values": [{"name": "city"}, {"name": "days", "type": "number"}]}},
+        version=1.1,
+    )
+    if fail:
+        body = node("Forecast", "n8n-nodes-base.stopAndError", {"errorMessage": "no forecast today"})
+    else:
+        forecast = "={{ 'sunny in ' + $json.city + ' for ' + $json.days + ' days' }}"
+        assignments = {"assignments": [{"id": "f", "name": "forecast", "value": forecast, "type": "string"}]}
+        body = node("Forecast", "n8n-nodes-base.set", {"assignments": assignments, "options": {}}, version=3.4)
+    data = workflow(trigger, body, connect("Start", "Forecast"))
+    return {**data, "id": CHILD_ID, "name": "forecast"}
+
+
+PROMPT = {"promptType": "define", "text": "Weather?", "options": {}}
+
+
+def parent(tool_version: float = 2.2, agent_version: float = 3.1) -> dict[str, Any]:
+    tool_parameters = {
+        "description": "Gets the weather forecast for a city.",
+        "source": "database",
+        "workflowId": {"__rl": True, "value": CHILD_ID, "mode": "id"},
+        "workflowInputs": copy.deepcopy(MAPPING),
+    }
+    model = {"model": {"__rl": True, "value": "gpt-4o-mini", "mode": "list"}, "options": {}}
+    data = workflow(
+        node("Manual Trigger", "n8n-nodes-base.manualTrigger"),
+        node(
+            "AI Agent", LC + "agent", {"promptType": "define", "text": "Weather?", "options": {}}, version=agent_version
+        ),
+        node("Model", LC + "lmChatOpenAi", model, version=1.2, credentials=CREDENTIAL),
+        node("Get Weather", LC + "toolWorkflow", tool_parameters, version=tool_version),
+        connect("Manual Trigger", "AI Agent"),
+        connect("Model", "AI Agent", type_="ai_languageModel"),
+        connect("Get Weather", "AI Agent", type_="ai_tool"),
+    )
+    return {**data, "id": PARENT_ID, "name": "asks for the weather"}
+
+
+SCRIPT = [
+    {"tool_calls": [{"name": "Get_Weather", "arguments": {"city": "Paris", "days": 3}}]},
+    {"content": "Forecast: {last_tool}"},
+]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[tuple[Store, Settings]]:
+    settings = Settings(user_folder=tmp_path, database_url=f"sqlite:///{tmp_path / 'weft.sqlite'}", encryption_key="k")
+    opened = open_store(settings)
+    yield opened, settings
+    opened.close()
+
+
+async def _run(store: tuple[Store, Settings], child_data: dict[str, Any], parent_data: dict[str, Any]) -> Any:
+    db, settings = store
+    db.workflows.create(child_data)
+    runner = WorkflowRunner(db, settings, agent_registry())
+    with OracleOpenAIServer(SCRIPT) as model:
+        db.credentials.create(
+            "Fake OpenAI", "openAiApi", {"apiKey": "sk-test", "url": model.base_url}, id="fakeOpenAi000001"
+        )
+        result = await runner.run(prepare(parent_data, runner.registry), mode="manual")
+        await runner.drain(5)
+        requests = [entry["request"] for entry in model.log]
+    runner.close()
+    return result, requests
+
+
+def _children(db: Store, parent_id: str) -> list[Any]:
+    return [e for e in db.executions.list() if e.parent_execution_id == parent_id]
+
+
+async def test_database_sub_workflow_with_mapped_inputs_under_agent_v3(store: tuple[Store, Settings]) -> None:
+    result, requests = await _run(store, child(), parent())
+    tool = requests[0]["tools"][0]["function"]
+    assert tool["name"] == "Get_Weather"
+    assert tool["parameters"]["properties"] == {
+        "city": {"type": "string", "description": "The city to look up"},
+        "days": {"type": "number", "description": "How many days"},
+    }
+    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"forecast": "sunny in Paris for 3 days"}]
+    assert result.run["status"] == "success"
+    db, _ = store
+    (sub,) = _children(db, result.execution_id)
+    stored = db.executions.get(sub.id)
+    assert stored is not None and stored.data is not None
+    assert (stored.mode, stored.status, stored.workflow_id) == ("integrated", "success", CHILD_ID)
+    # n8n's Workflow Tool 2.8.4 links without shouldResume (2.41.1 adds it; nothing resumes a tool's parent yet)
+    assert stored.data["parentExecution"] == {"executionId": result.execution_id, "workflowId": PARENT_ID}
+    tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
+    assert tool_run["metadata"]["subExecution"] == {"executionId": sub.id, "workflowId": CHILD_ID}
+
+
+async def test_a_failing_sub_workflow_is_a_tool_error_the_agent_sees(store: tuple[Store, Settings]) -> None:
+    result, requests = await _run(store, child(fail=True), parent())
+    assert result.run["status"] == "success"
+    tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
+    assert tool_run["executionStatus"] == "error" and tool_run["error"]["message"] == "no forecast today"
+    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"error": "no forecast today"}]  # as a173 (2.41.1)
+    db, _ = store
+    (sub,) = _children(db, result.execution_id)
+    assert sub.status == "error"
+
+
+async def test_under_agent_v2_the_tool_runs_inside_the_agent(store: tuple[Store, Settings]) -> None:
+    result, requests = await _run(store, child(), parent(agent_version=2.2))
+    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"forecast": "sunny in Paris for 3 days"}]
+    assert requests[1]["messages"][-1]["content"].startswith("[\n  {")  # n8n's JSON.stringify(…, null, 2)
+    tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
+    assert tool_run["data"]["ai_tool"][0] == [
+        {"json": {"forecast": "sunny in Paris for 3 days"}, "pairedItem": {"item": 0}}
+    ]
+    db, _ = store
+    (sub,) = _children(db, result.execution_id)
+    assert tool_run["metadata"] == {"subExecution": {"executionId": sub.id, "workflowId": CHILD_ID}}
+
+
+async def test_a_missing_sub_workflow_names_its_id(store: tuple[Store, Settings]) -> None:
+    data = parent()
+    data["nodes"][3]["parameters"]["workflowId"]["value"] = "doesNotExist0001"
+    result, requests = await _run(store, child(), data)
+    tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
+    assert tool_run["error"]["message"] == "Workflow 'doesNotExist0001' does not exist"
+    assert "doesNotExist0001" in requests[1]["messages"][-1]["content"]
