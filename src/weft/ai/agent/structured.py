@@ -127,6 +127,8 @@ def output_json(result: Any, *, with_memory: bool) -> dict[str, Any]:
     if with_memory:
         inner = result.get("output", result) if isinstance(result, dict) else result
         return {"output": inner if inner is not None else result}
+    if isinstance(result, list):  # n8n spreads the answer into the item: `{...returnValues}` (case a219)
+        return {str(index): value for index, value in enumerate(result)}
     if not isinstance(result, dict):
         return {"output": result}
     return {k: v for k, v in result.items() if k not in _OMITTED}
