@@ -139,3 +139,23 @@ def test_both_waits_survive_a_killed_server(weft_process: WeftProcess) -> None:
         wait_for(lambda: only(parent["id"], "success"))
         done = client.get(f"/rest/executions/{parent_id}").json()["data"]["data"]["resultData"]["runData"]["Done"]
         assert done[0]["data"]["main"][0][0]["json"] == {"final": "hello Ada: after the restart"}
+
+
+def test_a_waiting_child_for_one_of_several_items_fails_the_parent(live: LiveServer) -> None:
+    """In 'Run once for each item' mode with several items, the first child that waits fails the caller: n8n would
+    resume the parent with whichever child finished first, dropping the others' results."""
+    path = unique_path("subeach")
+    parent, child = sub_wait_pair(path)
+    two = "return [{json: {name: 'Ada'}}, {json: {name: 'Grace'}}];"
+    inputs = next(n for n in parent["nodes"] if n["name"] == "Input")
+    inputs.update(type="n8n-nodes-base.code", typeVersion=2, parameters={"jsCode": two})
+    call = next(n for n in parent["nodes"] if n["name"] == "Call Child")
+    call["parameters"]["mode"] = "each"
+    live.import_workflow(child, activate=False)
+    live.import_workflow(parent)
+    live.client.get(f"/webhook/{path}")
+    parent_id = wait_for(lambda: next(iter(live.executions(parent["id"])), None))["id"]
+    failed = live.wait_status(parent_id, "error")
+    error = failed["data"]["resultData"]["runData"]["Call Child"][0]["error"]
+    assert error["message"] == "Error executing workflow with item at index 0"
+    assert error["description"] == "A sub-workflow run for each item went into a waiting state"

@@ -166,3 +166,15 @@ async def test_a_missing_sub_workflow_names_its_id(store: tuple[Store, Settings]
     tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
     assert tool_run["error"]["message"] == "Workflow 'doesNotExist0001' does not exist"
     assert "doesNotExist0001" in requests[1]["messages"][-1]["content"]
+
+
+async def test_a_sub_workflow_that_waits_is_a_tool_error(store: tuple[Store, Settings]) -> None:
+    waiting = child()
+    wait = node("Wait", "n8n-nodes-base.wait", {"resume": "webhook", "options": {}}, version=1.1)
+    waiting["nodes"][1] = {**wait, "webhookId": "0b8c3c53-8a73-4a43-9d63-5d6f2b8a0c11"}
+    waiting["connections"] = {"Start": {"main": [[{"node": "Wait", "type": "main", "index": 0}]]}}
+    result, requests = await _run(store, waiting, parent())
+    tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
+    message = "The sub-workflow went into a waiting state: a Workflow Tool cannot wait for it"
+    assert tool_run["error"]["message"] == message
+    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"error": message}]

@@ -115,7 +115,8 @@ class DbServices:
             return None
         result = await child
         note_sub_execution(ctx, result.execution_id, prepared.workflow.id or ctx.workflow.id)
-        if result.run["status"] == "waiting" and not calls_as_tool:
+        if result.run["status"] == "waiting":
+            _check_can_wait(ctx, calls_as_tool)
             return wait_for_child(ctx, result.run)
         return sub_workflow_output(ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow))
 
@@ -138,6 +139,24 @@ class DbServices:
             raise NodeOperationError(
                 ctx.node.name, exc.message, description="Fix the sub-workflow, then run again."
             ) from exc
+
+
+def _check_can_wait(ctx: ExecuteContext, calls_as_tool: bool) -> None:
+    """A waiting sub-workflow can hold its parent only when it is the parent's one call (n8n would resume the parent
+    with whichever child finished first)."""
+    if calls_as_tool:
+        raise NodeOperationError(
+            ctx.node.name,
+            "The sub-workflow went into a waiting state: a Workflow Tool cannot wait for it",
+            description="Remove the Wait from the sub-workflow, or call it with an Execute Workflow node.",
+        )
+    if ctx.get_node_parameter("mode", 0, "once") == "each" and len(ctx.get_input_data()) > 1:
+        raise NodeOperationError(
+            ctx.node.name,
+            "A sub-workflow run for each item went into a waiting state",
+            description="Only one sub-workflow can hold its parent while it waits: set 'Mode' to "
+            "'Run once with all items', or send one item.",
+        )
 
 
 __all__ = ["DbServices", "ResponseSink"]
