@@ -136,3 +136,31 @@ async def test_a_duplicate_key_fails_the_agent_with_n8n_message(echo: HttpEchoSe
     assert error["message"] == "Duplicate key 'q' found with different description or type"
     assert error["description"] == "Ensure all $fromAI() calls with the same key have consistent descriptions and types"
     assert runs(run, "Dup") == [] and requests == [] and echo.requests == []
+
+
+async def test_an_inline_tool_error_is_recorded_and_the_model_gets_empty_text(echo: HttpEchoServer) -> None:
+    tool = http_tool("Lookup", {"url": "=" + echo.url + "/status/404?ref={{ $fromAI('ref') }}"})
+    run, requests = await run_agent(tool, calls("Lookup", {"ref": "7"}), agent_version=2.2)
+    assert run["status"] == "success"
+    [task] = runs(run, "Lookup")
+    assert task["executionStatus"] == "error"
+    assert task["error"]["message"] == "The resource you are requesting could not be found\n\nDetails: status 404"
+    assert requests[1]["messages"][-1] == {"role": "tool", "content": "", "tool_call_id": "call_1_0"}
+
+
+async def test_an_engine_run_tool_error_goes_back_to_the_model(echo: HttpEchoServer) -> None:
+    tool = http_tool("Lookup", {"url": "=" + echo.url + "/status/404?ref={{ $fromAI('ref') }}"})
+    run, requests = await run_agent(tool, calls("Lookup", {"ref": "7"}))
+    assert run["status"] == "success"
+    assert runs(run, "Lookup")[0]["executionStatus"] == "error"
+    assert requests[1]["messages"][-1]["content"] == '[{"error":"The resource you are requesting could not be found"}]'
+
+
+async def test_arguments_of_the_wrong_type_fail_an_older_agent(echo: HttpEchoServer) -> None:
+    tool = http_tool("Weather", {"url": "=" + echo.url + "/w?days={{ $fromAI('days', 'Days', 'number') }}"})
+    run, _ = await run_agent(tool, calls("Weather", {"days": "three"}), agent_version=2.2)
+    error = run["data"]["resultData"]["error"]
+    assert error["message"] == (
+        "Received tool input did not match expected schema\n\n✖ Expected number, received string\n  → at days"
+    )
+    assert runs(run, "Weather") == [] and echo.requests == []

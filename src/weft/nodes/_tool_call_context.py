@@ -35,6 +35,10 @@ class ToolCallContext:
         self._context: dict[str, dict[str, Any]] = {}
         self._expression_context: ExpressionContext | None = None
 
+    def __getattr__(self, name: str) -> Any:
+        """Whatever else the engine's context offers (execution resources …) comes from the wrapped context."""
+        return getattr(self._parent, name)
+
     def expression_context(self) -> ExpressionContext:
         if self._expression_context is None:
             base = self._parent.expression_context()

@@ -10,7 +10,6 @@ input item carries the model's arguments, which ``$fromAI()`` reads). Older agen
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +20,7 @@ from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, To
 from weft.nodes.tool_input import check_tool_input
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, Item, NodeModel
+from weft.workflow.jsjson import js_json
 
 
 class ToolSchemaError(NodeOperationError):
@@ -87,24 +87,32 @@ async def invoke_node_inline(
 
     As n8n: the run's ``inputOverride`` is ``{ai_tool: [[{json: arguments}]]}``, its output
     ``{response: [<each item's json>]}``, and the model gets that list as JSON. A failure closes the run with
-    the error and is raised. Arguments that do not match ``schema`` fail the agent before the node runs.
+    the error (its description appended as ``Details``) and the model gets an empty text (recorded: case
+    a127). Arguments that do not match ``schema`` fail the agent before the node runs (case a126).
     """
     check_tool_input(ctx.parent_node_name, schema, arguments)
     item: Item = {"json": dict(arguments)}
     run = ctx.add_input_data(AI_TOOL, [[item]])
-    call_ctx = ToolCallContext(ctx, item, run_index=run)
     try:
-        result = await node_type.execute(call_ctx)
-    except NodeOperationError as error:
-        ctx.add_output_data(AI_TOOL, run, error)
-        raise
+        result = await node_type.execute(ToolCallContext(ctx, item, run_index=run))
     except Exception as error:
-        wrapped = NodeOperationError(ctx.node.name, str(error) or type(error).__name__)
-        ctx.add_output_data(AI_TOOL, run, wrapped)
-        raise wrapped from error
+        describe = getattr(node_type, "tool_error_description", None)
+        description = describe(error) if describe else getattr(error, "description", None)
+        ctx.add_output_data(AI_TOOL, run, _tool_error(ctx.node.name, error, description))
+        return ""
     response = _response(result)
     ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
-    return json.dumps(response, ensure_ascii=False, separators=(",", ":"))
+    return js_json(response)
+
+
+def _tool_error(node_name: str, error: Exception, description: str | None) -> NodeOperationError:
+    """n8n's ``NodeOperationError(node, error)`` with ``Details: <description>`` added to the message."""
+    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    if description and description not in message:
+        message = f"{message}\n\nDetails: {description}"
+    wrapped = NodeOperationError(node_name, message, description=description)
+    wrapped.__cause__ = error
+    return wrapped
 
 
 def _response(result: Any) -> Any:

@@ -19,6 +19,7 @@ import httpx
 
 from weft.errors import NodeOperationError, WeftError
 from weft.nodes.builtin._http_errors import HttpRequestError, api_error, transport_error
+from weft.nodes.builtin._http_errors import _find_message as find_message
 from weft.nodes.builtin._http_optimize import response_optimizer
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
@@ -75,6 +76,14 @@ class HttpRequest(NodeType):
         *("rawContentType", "options", "optimizeResponse", "responseType", "dataField", "fieldsToInclude"),
         *("fields", "cssSelector", "onlyContent", "elementsToOmit", "truncateResponse", "maxLength"),
     )
+
+    @staticmethod
+    def tool_error_description(error: BaseException) -> str | None:
+        """The description n8n gives a failed request when the node runs inline as a tool: a JSON error body's
+        message (``{"error": "status 404"}`` → ``status 404``; recorded: case a127), else the usual one."""
+        if isinstance(error, HttpRequestError) and isinstance(error.body, dict):
+            return find_message(error.body) or error.description
+        return getattr(error, "description", None)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         pagination = ctx.get_node_parameter("options.pagination.pagination", 0, None, raw=True)
