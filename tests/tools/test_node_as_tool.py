@@ -110,3 +110,9 @@ def test_a_registered_usable_node_gets_its_tool_type() -> None:
     tool = registry.type_class("weft.crmTool")
     assert tool is not None and tool.description.name == "weft.crmTool"
     assert registry.type_class("n8n-nodes-base.setTool") is None
+
+
+def test_a_node_n8n_does_not_mark_usable_is_refused_by_name() -> None:
+    reason = default_registry().check(BASE + "setTool", 3.4)
+    assert reason is not None
+    assert "'n8n-nodes-base.set' cannot be used as a tool" in reason

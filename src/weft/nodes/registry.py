@@ -85,7 +85,7 @@ class NodeRegistry:
         if instance is None:
             cls = self.type_class(type_name)
             if cls is None:
-                raise UnknownNodeTypeError(_unknown_message(type_name), field="type")
+                raise UnknownNodeTypeError(self._unknown_message(type_name), field="type")
             instance = self._instances[type_name] = cls()
         return instance
 
@@ -93,7 +93,7 @@ class NodeRegistry:
         """``None`` when usable, else why not (used by workflow validation)."""
         cls = self.type_class(type_name)
         if cls is None:
-            return _unknown_message(type_name)
+            return self._unknown_message(type_name)
         versions = cls.description.versions
         if version not in versions:
             listed = ", ".join(f"{v:g}" for v in versions)
@@ -102,6 +102,15 @@ class NodeRegistry:
                 f"Supported versions: {listed}; set the node's 'typeVersion' to one of them."
             )
         return None
+
+    def _unknown_message(self, type_name: str) -> str:
+        base = self.type_class(type_name.removesuffix("Tool")) if type_name.endswith("Tool") else None
+        if base is None:
+            return _unknown_message(type_name)
+        return (  # n8n: "Node cannot be used as a tool"
+            f"Node type {type_name!r} does not exist: {base.description.name!r} cannot be used as a tool (n8n does "
+            "not mark it usableAsTool). Connect a tool node instead, such as the HTTP Request Tool or the Code Tool."
+        )
 
     def _synthesize_tool(self, type_name: str) -> type[NodeType] | None:
         if not type_name.endswith("Tool"):
