@@ -17,6 +17,7 @@ AGENT_CATALOG: dict[str, str] = {
     _LC + "agent": "weft.ai.agent.node:Agent",
     _LC + "mcpTrigger": "weft.ai.nodes.mcp_trigger:McpTrigger",
     _LC + "memoryBufferWindow": "weft.ai.memory.buffer_window:MemoryBufferWindow",
+    _LC + "outputParserAutofixing": "weft.ai.parsers.fixing:OutputParserAutofixing",
     _LC + "outputParserItemList": "weft.ai.parsers.item_list:OutputParserItemList",
     _LC + "outputParserStructured": "weft.ai.parsers.structured:OutputParserStructured",
     _LC + "mcpClient": "weft.ai.nodes.mcp_client:McpClient",

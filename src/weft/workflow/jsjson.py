@@ -1,7 +1,9 @@
-"""JSON as JavaScript writes it: ``JSON.stringify``'s compact form, where an integral number has no ``.0``.
+"""JSON as JavaScript writes and reads it: ``JSON.stringify``'s compact form, where an integral number has no
+``.0``, and the words of ``JSON.parse``'s errors.
 
 n8n is JavaScript, so a number that Python holds as ``2.0`` is ``2`` wherever n8n stringifies a value: a tool's
-result sent to a model, a Set field of type string, an error message. This is the one place that rule lives.
+result sent to a model, a Set field of type string, an error message. And where n8n shows why a text is not JSON
+(a model's answer, a workflow given as a parameter) it shows V8's message. This is the one place those rules live.
 """
 
 from __future__ import annotations
@@ -26,4 +28,60 @@ def js_json(value: Any) -> str:
     return json.dumps(normalize_numbers(value), separators=(",", ":"), ensure_ascii=False)
 
 
-__all__ = ["js_json", "normalize_numbers"]
+def js_json_parse_error(text: str) -> str:
+    """V8's ``JSON.parse(text)`` error message (Node 24, n8n 2.41's) for a text Python cannot parse either."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _v8_message(exc)
+    raise ValueError("the text is valid JSON")
+
+
+def _v8_message(exc: json.JSONDecodeError) -> str:
+    text, pos = exc.doc, exc.pos
+    where = f"at position {pos} (line {exc.lineno} column {exc.colno})"
+    if not text.strip() or pos >= len(text):
+        return "Unexpected end of JSON input"
+    if exc.msg == "Extra data":
+        return f"Unexpected non-whitespace character after JSON {where}"
+    if exc.msg.startswith("Expecting property name"):
+        if text[:pos].rstrip().endswith(","):
+            return f"Expected double-quoted property name in JSON {where}"
+        return f"Expected property name or '}}' in JSON {where}"
+    if exc.msg == "Expecting ':' delimiter":
+        return f"Expected ':' after property name in JSON {where}"
+    if exc.msg == "Expecting ',' delimiter":
+        closer = _innermost_open(text, pos)
+        after = "property value" if closer == "}" else "array element"
+        return f"Expected ',' or '{closer}' after {after} in JSON {where}"
+    if exc.msg.startswith("Unterminated string"):  # V8 reports where the text ran out
+        lines = text.split("\n")
+        return f"Unterminated string in JSON at position {len(text)} (line {len(lines)} column {len(lines[-1]) + 1})"
+    return f"Unexpected token '{text[pos]}', {_context(text, pos)} is not valid JSON"
+
+
+def _context(text: str, pos: int) -> str:
+    """V8's quote of the text around an unexpected token: all of a short text, else 10 characters each side."""
+    if len(text) < 21:
+        return f'"{text}"'
+    start, end = max(pos - 10, 0), min(pos + 10, len(text))
+    return f'{"..." if start else ""}"{text[start:end]}"{"..." if end < len(text) else ""}'
+
+
+def _innermost_open(text: str, pos: int) -> str:
+    """The closer of the innermost object or array open at ``pos`` (ignoring brackets inside strings)."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for char in text[:pos]:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]" and stack:
+            stack.pop()
+    return stack[-1] if stack else "}"
+
+
+__all__ = ["js_json", "js_json_parse_error", "normalize_numbers"]

@@ -185,7 +185,7 @@ async def _converse(
         reply = await _call_model(turn, prompt, state.item_index, options)
         calls = _with_ids(reply.tool_calls, state)
         if turn.parser is not None and (not calls or turn.tools.answered(calls) is not None):
-            parsed = retries.parse(turn.parser, reply, turn.tools.answered(calls), state.messages)
+            parsed = await retries.parse(turn.parser, reply, turn.tools.answered(calls), state.messages)
             if parsed is RETRY:
                 continue
             return await _finish_parsed(turn, state, parsed, options, memory)

@@ -41,7 +41,7 @@ class OutputParser(Protocol):
 
     def tool_schema(self) -> dict[str, Any]: ...
 
-    def parse(self, text: str) -> Any: ...
+    async def parse(self, text: str) -> Any: ...
 
 
 async def output_parser(ctx: ExecuteContext) -> OutputParser | None:
@@ -68,20 +68,20 @@ def with_instructions(system: str | None) -> str:
     return FORMATTING_INSTRUCTIONS if system is None else f"{system}\n\n{FORMATTING_INSTRUCTIONS}"
 
 
-def from_tool_call(parser: OutputParser, arguments: Any) -> Any:
+async def from_tool_call(parser: OutputParser, arguments: Any) -> Any:
     """The parsed answer the model gave through the tool (its arguments, as ``JSON.stringify`` writes them)."""
-    return parser.parse(arguments if isinstance(arguments, str) else js_json(arguments))
+    return await parser.parse(arguments if isinstance(arguments, str) else js_json(arguments))
 
 
-def from_text(parser: OutputParser, text: str) -> Any:
+async def from_text(parser: OutputParser, text: str) -> Any:
     """The parsed answer the model gave as text: JSON wrapped in ``{output}`` unless it is one already."""
     try:
         value = json.loads(text)
     except ValueError:
-        return parser.parse(text)
+        return await parser.parse(text)
     if isinstance(value, dict) and list(value) == ["output"]:
-        return parser.parse(js_json(value))
-    return parser.parse(js_json({"output": value}))
+        return await parser.parse(js_json(value))
+    return await parser.parse(js_json({"output": value}))
 
 
 #: :meth:`ParseRetries.parse`'s answer when the model is asked again.
@@ -96,10 +96,14 @@ class ParseRetries:
     limit: int = 0
     used: int = 0
 
-    def parse(self, parser: OutputParser, reply: AIMessage, call: ToolCall | None, messages: list[Message]) -> Any:
+    async def parse(
+        self, parser: OutputParser, reply: AIMessage, call: ToolCall | None, messages: list[Message]
+    ) -> Any:
         """The parsed answer, or :data:`RETRY` after adding the failed answer and its error to ``messages``."""
         try:
-            return from_tool_call(parser, call.args) if call is not None else from_text(parser, reply.content)
+            if call is not None:
+                return await from_tool_call(parser, call.args)
+            return await from_text(parser, reply.content)
         except NodeOperationError as error:
             if self.used >= self.limit or "outputParserFailReason" not in error.context:
                 raise

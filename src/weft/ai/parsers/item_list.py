@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from weft.ai.parsers.model_schema import offered_schema
-from weft.ai.parsers.structured import PARSE_ERROR, PARSE_ERROR_DESCRIPTION
+from weft.ai.parsers.structured import PARSE_ERROR, PARSE_ERROR_DESCRIPTION, TROUBLESHOOTING
 from weft.errors import NodeOperationError
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
 from weft.workflow import AI_OUTPUT_PARSER
@@ -34,7 +34,14 @@ class ItemListOutputParser:
     def tool_schema(self) -> dict[str, Any]:
         return offered_schema(TEXT_SCHEMA)
 
-    def parse(self, text: str) -> list[str]:
+    def format_instructions(self) -> str:
+        """n8n's ``getFormatInstructions`` (an auto-fixing parser's ``{instructions}``)."""
+        count = f"{self.number_of_items} " if self.number_of_items else ""
+        examples = self.separator.join(f"item{i}" for i in range(1, (self.number_of_items or 3) + 1))
+        prefix = f"Your response should be a list of {count}items separated by"
+        return f'{prefix} "{self.separator}" (for example: "{examples}")'
+
+    async def parse(self, text: str) -> list[str]:
         parts = [part.strip() for part in text.split(self.separator)]
         items = [part for part in parts if part]
         if self.number_of_items and len(items) < self.number_of_items:
@@ -46,9 +53,10 @@ class ItemListOutputParser:
                 item_index=0,
                 outputParserFailReason="Model output does not match the expected schema",
             )
-            error.validation_error = (  # type: ignore[attr-defined]
-                f"Expected {self.number_of_items} items but got {len(items)} items instead."
-            )
+            expected, got = self.number_of_items, len(items)
+            wrong = f"Wrong number of items returned. Expected {expected} items but got {got} items instead."
+            error.validation_error = wrong  # type: ignore[attr-defined]
+            error.fix_message = wrong + TROUBLESHOOTING  # type: ignore[attr-defined]
             raise error
         return items[: self.number_of_items] if self.number_of_items else items
 

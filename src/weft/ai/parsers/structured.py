@@ -19,10 +19,13 @@ from typing import Any, ClassVar
 import jsonschema
 
 from weft.ai.parsers.example_schema import make_all_required, schema_from_example
+from weft.ai.parsers.fixing import NAIVE_FIX_TEMPLATE, FixingParser, fixing_parser
 from weft.ai.parsers.model_schema import DRAFT_07, offered_schema, shaped
+from weft.ai.parsers.zod_issues import zod_message
 from weft.errors import NodeOperationError
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
 from weft.workflow import AI_LANGUAGE_MODEL, AI_OUTPUT_PARSER
+from weft.workflow.jsjson import js_json, js_json_parse_error
 
 PARSE_ERROR = "Model output doesn't fit required format"
 PARSE_ERROR_DESCRIPTION = (
@@ -34,6 +37,30 @@ EMPTY_DESCRIPTION = (
     "reducing the prompt length, increasing the model's max output tokens, or simplifying the output schema. To "
     "continue the execution when this happens, change the 'On Error' parameter in the root node's settings."
 )
+#: LangChain's ``OutputParserException`` ends its message with this (the auto-fixing prompt quotes it).
+TROUBLESHOOTING = (
+    "\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/OUTPUT_PARSING_FAILURE/\n"
+)
+FORMAT_INSTRUCTIONS = """You must format your output as a JSON value that adheres to a given "JSON Schema" instance.
+
+"JSON Schema" is a declarative language that allows you to annotate and validate JSON documents.
+
+For example, the example "JSON Schema" instance {{{{"properties": {{{{"foo": {{{{"description": \
+"a list of test words", "type": "array", "items": {{{{"type": "string"}}}}}}}}}}}}, "required": ["foo"]}}}}}}}}
+would match an object with one required property, "foo". The "type" property specifies "foo" must be an "array", \
+and the "description" property semantically describes it as "a list of test words". The items within "foo" must be \
+strings.
+Thus, the object {{{{"foo": ["bar", "baz"]}}}} is a well-formatted instance of this example "JSON Schema". The object \
+{{{{"properties": {{{{"foo": ["bar", "baz"]}}}}}}}} is not well-formatted.
+
+Your output will be parsed and type-checked according to the provided schema instance, so make sure all fields in \
+your output match the schema exactly and there are no trailing commas!
+
+Here is the JSON Schema instance your output must adhere to. Include the enclosing markdown codeblock:
+```json
+{schema}
+```
+"""
 _WRAPPER = "__structured__output"
 _OBJECT = "__structured__output__object"
 _ARRAY = "__structured__output__array"
@@ -90,7 +117,11 @@ class StructuredOutputParser:
             "$schema": DRAFT_07,
         }
 
-    def parse(self, text: str) -> Any:
+    def format_instructions(self) -> str:
+        """LangChain's ``getFormatInstructions`` (the auto-fixing prompt's ``{instructions}``)."""
+        return FORMAT_INSTRUCTIONS.format(schema=js_json(self.tool_schema()))
+
+    async def parse(self, text: str) -> Any:
         """The model's answer parsed and validated, recorded as a run of the parser node; raises n8n's error."""
         run = self.ctx.add_input_data(AI_OUTPUT_PARSER, [[{"json": {"action": "parse", "text": text}}]])
         try:
@@ -102,20 +133,26 @@ class StructuredOutputParser:
         return result
 
     def _parse(self, text: str) -> Any:
+        unfenced = _unfenced(text)
         try:
-            value = json.loads(_unfenced(text))
+            value = json.loads(unfenced)
         except ValueError:
-            raise self._error("Invalid JSON in model output") from None
-        errors = sorted(_validator(self.wrapped).iter_errors(value), key=lambda e: list(e.absolute_path))
+            error = self._error("Invalid JSON in model output")
+            error.fix_message = js_json_parse_error(unfenced) + TROUBLESHOOTING  # type: ignore[attr-defined]
+            raise error from None
+        errors = list(_validator(self.wrapped).iter_errors(value))
         if errors:
             if text.strip() in ("", "{}") or _output_missing(errors):
-                raise NodeOperationError(
+                error = NodeOperationError(
                     self.ctx.node.name,
                     EMPTY_ERROR,
                     description=EMPTY_DESCRIPTION,
                     outputParserFailReason="Model output wrapper is an empty object",
                 )
-            raise self._error("Model output does not match the expected schema", errors[0])
+            else:
+                error = self._error("Model output does not match the expected schema", errors[0])
+            error.fix_message = zod_message(errors) + TROUBLESHOOTING  # type: ignore[attr-defined]
+            raise error
         if self.version == 1 and self._one_of_violated(value):
             raise self._error("Model output does not match the expected schema")
         return _unwrap(shaped(value, self.wrapped))
@@ -224,15 +261,12 @@ class OutputParserStructured(NodeType):
         defaults={"jsonSchemaExample": DEFAULT_EXAMPLE, "autoFix": False},
     )
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> StructuredOutputParser:
-        if ctx.get_node_parameter("autoFix", item_index, False):
-            raise NodeOperationError(
-                ctx.node.name,
-                "The Auto-Fix Format option is not supported yet",
-                description="Turn 'Auto-Fix Format' off on the Structured Output Parser.",
-            )
+    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> StructuredOutputParser | FixingParser:
         schema = parser_schema(ctx, item_index)
-        return StructuredOutputParser(ctx=ctx, schema=schema, version=float(ctx.node.typeVersion))
+        parser = StructuredOutputParser(ctx=ctx, schema=schema, version=float(ctx.node.typeVersion))
+        if not ctx.get_node_parameter("autoFix", item_index, False):
+            return parser
+        return await fixing_parser(ctx, parser, ctx.get_node_parameter("prompt", item_index, NAIVE_FIX_TEMPLATE))
 
 
 __all__ = ["OutputParserStructured", "StructuredOutputParser", "parser_schema"]
