@@ -40,8 +40,6 @@ def js_json_parse_error(text: str) -> str:
 def _v8_message(exc: json.JSONDecodeError) -> str:
     text, pos = exc.doc, exc.pos
     where = f"at position {pos} (line {exc.lineno} column {exc.colno})"
-    if not text.strip() or pos >= len(text):
-        return "Unexpected end of JSON input"
     if exc.msg == "Extra data":
         return f"Unexpected non-whitespace character after JSON {where}"
     if exc.msg.startswith("Expecting property name"):
@@ -54,6 +52,8 @@ def _v8_message(exc: json.JSONDecodeError) -> str:
         closer = _innermost_open(text, pos)
         after = "property value" if closer == "}" else "array element"
         return f"Expected ',' or '{closer}' after {after} in JSON {where}"
+    if pos >= len(text):  # a value was expected where the text ends
+        return "Unexpected end of JSON input"
     if exc.msg.startswith("Unterminated string"):  # V8 reports where the text ran out
         lines = text.split("\n")
         return f"Unterminated string in JSON at position {len(text)} (line {len(lines)} column {len(lines[-1]) + 1})"

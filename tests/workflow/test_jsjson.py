@@ -1,0 +1,41 @@
+"""JSON as JavaScript writes it and reads it: ``JSON.stringify``'s form, and V8's ``JSON.parse`` messages
+(Node 24's, as n8n 2.41.1 shows them; the first is recorded in case a224)."""
+
+from __future__ import annotations
+
+import pytest
+
+from weft.workflow.jsjson import js_json, js_json_parse_error
+
+
+def test_integral_numbers_have_no_fraction_and_nothing_is_escaped() -> None:
+    assert js_json({"a": 2.0, "b": [1.5, 3.0], "c": "é"}) == '{"a":2,"b":[1.5,3],"c":"é"}'
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("San Francisco, about 808k people", "Unexpected token 'S', \"San Franci\"... is not valid JSON"),
+        ("still not json", "Unexpected token 's', \"still not json\" is not valid JSON"),
+        ("[1, 2, 3, 4, 5, x, 6, 7, 8, 9]", "Unexpected token 'x', ...\" 3, 4, 5, x, 6, 7, 8\"... is not valid JSON"),
+        (
+            '{"long": "enough text", x}',
+            "Expected double-quoted property name in JSON at position 24 (line 1 column 25)",
+        ),
+        ("", "Unexpected end of JSON input"),
+        ('{"a": 1', "Expected ',' or '}' after property value in JSON at position 7 (line 1 column 8)"),
+        ("[1 2]", "Expected ',' or ']' after array element in JSON at position 3 (line 1 column 4)"),
+        ('{"a": 1,}', "Expected double-quoted property name in JSON at position 8 (line 1 column 9)"),
+        ("{a: 1}", "Expected property name or '}' in JSON at position 1 (line 1 column 2)"),
+        ('{"a" 1}', "Expected ':' after property name in JSON at position 5 (line 1 column 6)"),
+        ('{"a": 1} x', "Unexpected non-whitespace character after JSON at position 9 (line 1 column 10)"),
+        ('{"a": "b', "Unterminated string in JSON at position 8 (line 1 column 9)"),
+    ],
+)
+def test_json_parse_errors_read_as_v8_words_them(text: str, message: str) -> None:
+    assert js_json_parse_error(text) == message
+
+
+def test_valid_json_has_no_error() -> None:
+    with pytest.raises(ValueError, match="valid JSON"):
+        js_json_parse_error("[1]")
