@@ -9,7 +9,7 @@ import pytest
 from weft.nodes.as_tool import convert_node_to_tool
 from weft.nodes.builtin import CATALOG
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
-from weft.nodes.node_tool import make_description, tool_description
+from weft.nodes.node_tool import make_description, shown_parameters, tool_description
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.workflow import AI_TOOL
 
@@ -116,3 +116,27 @@ def test_a_node_n8n_does_not_mark_usable_is_refused_by_name() -> None:
     reason = default_registry().check(BASE + "setTool", 3.4)
     assert reason is not None
     assert "'n8n-nodes-base.set' cannot be used as a tool" in reason
+
+
+def test_only_the_parameters_the_node_shows_count_for_the_schema() -> None:
+    tool = default_registry().get(BASE + "httpRequestTool")
+    parameters = {
+        "url": "x",
+        "sendQuery": False,
+        "queryParameters": {"parameters": []},
+        "sendBody": True,
+        "bodyParameters": {"parameters": []},
+        "jsonBody": "{}",
+        "dataField": "d",
+        "optimizeResponse": True,
+        "fields": "a",
+    }
+    assert list(shown_parameters(parameters, tool)) == [
+        "url",
+        "sendQuery",
+        "sendBody",
+        "bodyParameters",
+        "dataField",
+        "optimizeResponse",
+    ]
+    assert "fields" in shown_parameters({**parameters, "fieldsToInclude": "selected"}, tool)

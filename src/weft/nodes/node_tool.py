@@ -28,17 +28,35 @@ class ToolSchemaError(NodeOperationError):
     is not wrapped as ``Error in sub-node``, and the tool node gets no run: recorded, cases a105-a107)."""
 
 
-def tool_schema(node: NodeModel, order: tuple[str, ...] = ()) -> dict[str, Any]:
+def tool_schema(node: NodeModel, node_type: NodeType | None = None) -> dict[str, Any]:
     """The JSON Schema of the node's ``$fromAI()`` arguments, or :class:`ToolSchemaError` naming the node.
 
-    n8n reads the parameters in its node type's property order (``order``; others follow as written).
+    As n8n, only the parameters the node shows count (its ``parameter_display``), read in its property order
+    (``parameter_order``; others follow as written).
     """
+    order: tuple[str, ...] = getattr(node_type, "parameter_order", ())
     rank = {name: index for index, name in enumerate(order)}
-    ordered = dict(sorted(node.parameters.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+    shown = shown_parameters(node.parameters, node_type)
+    ordered = dict(sorted(shown.items(), key=lambda kv: rank.get(kv[0], len(rank))))
     try:
         return from_ai_json_schema(node.name, ordered)
     except FromAIError as error:
         raise ToolSchemaError(node.name, error.n8n_message, description=error.n8n_description) from error
+
+
+def shown_parameters(parameters: Mapping[str, Any], node_type: NodeType | None) -> dict[str, Any]:
+    """The top-level parameters whose ``displayOptions`` show them (n8n's ``getNodeParameters``), as a tool."""
+    display: Mapping[str, list[dict[str, Any]]] = getattr(node_type, "parameter_display", {})
+    defaults: Mapping[str, Any] = getattr(node_type, "display_defaults", {})
+
+    def value(name: str) -> Any:
+        return True if name == "@tool" else parameters.get(name, defaults.get(name))
+
+    def matches(options: Mapping[str, Any]) -> bool:
+        shown = all(value(k) in allowed for k, allowed in (options.get("show") or {}).items())
+        return shown and not any(value(k) in hidden for k, hidden in (options.get("hide") or {}).items())
+
+    return {k: v for k, v in parameters.items() if k not in display or any(matches(o) for o in display[k])}
 
 
 def tool_description(parameters: Mapping[str, Any], description: NodeDescription) -> str:
@@ -70,7 +88,7 @@ def node_tool_spec(node_type: NodeType, ctx: SupplyDataContext) -> ToolSpec:
     """The tool an agent sees for ``ctx.node`` (n8n's ``createTool``), with the inline runner attached."""
     node = ctx.node
     description = type(node_type).description
-    schema = tool_schema(node, getattr(node_type, "parameter_order", ()))
+    schema = tool_schema(node, node_type)
     return ToolSpec(
         name=node_name_to_tool_name(node.name) or description.name,
         description=tool_description(node.parameters, description),

@@ -21,6 +21,7 @@ from weft.errors import NodeOperationError, WeftError
 from weft.nodes.builtin._http_errors import HttpRequestError, api_error, transport_error
 from weft.nodes.builtin._http_errors import _find_message as find_message
 from weft.nodes.builtin._http_optimize import response_optimizer
+from weft.nodes.builtin._http_tool_display import DISPLAY_DEFAULTS, PARAMETER_DISPLAY
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
 
@@ -76,6 +77,10 @@ class HttpRequest(NodeType):
         *("rawContentType", "options", "optimizeResponse", "responseType", "dataField", "fieldsToInclude"),
         *("fields", "cssSelector", "onlyContent", "elementsToOmit", "truncateResponse", "maxLength"),
     )
+
+    #: When each parameter is shown (n8n's ``displayOptions``): a tool's schema reads only the shown ones.
+    parameter_display: ClassVar[dict[str, list[dict[str, dict[str, list[Any]]]]]] = PARAMETER_DISPLAY
+    display_defaults: ClassVar[dict[str, Any]] = DISPLAY_DEFAULTS
 
     @staticmethod
     def tool_error_description(error: BaseException) -> str | None:
