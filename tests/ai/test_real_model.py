@@ -185,3 +185,45 @@ async def test_real_small_model_calls_the_calculator_and_the_agent_finishes(llam
         assert isinstance(item["json"]["output"], str)
     else:  # a 135M model may keep calling tools: the agent still finished, with n8n's max-iterations error
         assert run["data"]["resultData"]["error"]["message"].startswith("Max iterations (3) reached.")
+
+
+def _structured_workflow() -> dict[str, Any]:
+    return workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node(
+            "AI Agent",
+            LC + "agent",
+            {
+                "promptType": "define",
+                "text": "What is 12 * 7? Answer with the number.",
+                "hasOutputParser": True,
+                "options": {"maxIterations": 3, "outputParserRetries": 2},
+            },
+            version=3.1,
+        ),
+        node(
+            "OpenAI Chat Model",
+            LC + "lmChatOpenAi",
+            {"model": "smollm2", "responsesApiEnabled": False, "options": {"temperature": 0, "maxTokens": 128}},
+            version=1.3,
+        ),
+        node("Parser", LC + "outputParserStructured", {"jsonSchemaExample": '{"answer": 1}'}, version=1.3),
+        connect("Start", "AI Agent"),
+        connect("OpenAI Chat Model", "AI Agent", type_="ai_languageModel"),
+        connect("Parser", "AI Agent", type_="ai_outputParser"),
+    )
+
+
+async def test_real_small_model_answers_through_the_structured_output_parser(llama_server: str) -> None:
+    services = LocalServices(credentials={"openAiApi": {"apiKey": "sk-local", "url": llama_server}})
+    run = await run_workflow(_structured_workflow(), registry=agent_registry(), services=services)
+    run_data = run["data"]["resultData"]["runData"]
+    assert run_data.get("Parser"), "the agent never parsed an answer"
+    if run["status"] == "success":
+        [item] = run_data["AI Agent"][0]["data"]["main"][0]
+        assert isinstance(item["json"]["output"]["answer"], int | float)
+        print("structured answer:", item["json"], "after", len(run_data["Parser"]), "parse(s)")
+    else:  # a 135M model may never fit the schema: each retry is a parser run, then n8n's error
+        assert run["data"]["resultData"]["error"]["message"] == "Model output doesn't fit required format"
+        assert len(run_data["Parser"]) == 3
+        print("no structured answer after 3 parses:", [r["inputOverride"] for r in run_data["Parser"]])
