@@ -42,11 +42,15 @@ def calls(name: str, arguments: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 async def run_agent(
-    tool: dict[str, Any], script: list[dict[str, Any]], agent_version: float = 3.1
+    tool: dict[str, Any],
+    script: list[dict[str, Any]],
+    agent_version: float = 3.1,
+    credentials: dict[str, dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The run and the model requests (``request`` bodies) of an agent with ``tool``."""
+    """The run and the model requests (``request`` bodies) of an agent with ``tool`` (``credentials`` by name)."""
     with OracleOpenAIServer(script) as model:
-        services = LocalServices(credentials={"Fake OpenAI": {"apiKey": "sk-test", "url": model.base_url}})
+        known = {"Fake OpenAI": {"apiKey": "sk-test", "url": model.base_url}, **(credentials or {})}
+        services = LocalServices(credentials=known)
         run = await run_workflow(agent_workflow(tool, agent_version), registry=agent_registry(), services=services)
         return dict(run), [entry["request"] for entry in model.log]
 

@@ -164,3 +164,17 @@ async def test_arguments_of_the_wrong_type_fail_an_older_agent(echo: HttpEchoSer
         "Received tool input did not match expected schema\n\n✖ Expected number, received string\n  → at days"
     )
     assert runs(run, "Weather") == [] and echo.requests == []
+
+
+@pytest.mark.parametrize("agent_version", [2.2, 3.1])
+async def test_the_tool_sends_its_credential(echo: HttpEchoServer, agent_version: float) -> None:
+    parameters = {
+        "url": "=" + echo.url + "/me?ref={{ $fromAI('ref') }}",
+        "authentication": "genericCredentialType",
+        "genericAuthType": "httpHeaderAuth",
+    }
+    tool = http_tool("Me", parameters, credentials={"httpHeaderAuth": {"id": "hdr00000000001", "name": "Header"}})
+    header = {"Header": {"name": "X-Api-Key", "value": "s3cret"}}
+    run, _ = await run_agent(tool, calls("Me", {"ref": "1"}), agent_version, credentials=header)
+    assert run["status"] == "success"
+    assert echo.requests[0]["headers"]["x-api-key"] == "s3cret" and echo.requests[0]["query"] == {"ref": "1"}
