@@ -102,3 +102,34 @@ async def test_version_1_describes_the_placeholders_in_text(echo: HttpEchoServer
     assert "id: (description: id please, type: string, required: true)" in function["description"]
     assert echo.requests[0]["path"] == "/items/abc"  # not JSON, and one placeholder: the text is its value
     assert runs(run, "Lookup")[0]["inputOverride"]["ai_tool"][0][0]["json"] == {"query": "abc"}
+
+
+async def test_a_generic_credential_is_sent(echo: HttpEchoServer) -> None:
+    parameters = {
+        "url": echo.url + "/me/{id}",
+        "authentication": "genericCredentialType",
+        "genericAuthType": "httpQueryAuth",
+    }
+    tool = node(
+        "Lookup",
+        LC + "toolHttpRequest",
+        {"toolDescription": "Me", **parameters},
+        version=1.1,
+        credentials={"httpQueryAuth": {"id": "qry00000000001", "name": "Query"}},
+    )
+    credentials = {"Query": {"name": "key", "value": "s3cret"}}
+    run, _ = await run_agent(tool, calls("Lookup", {"id": "1"}), agent_version=2.2, credentials=credentials)
+    assert run["status"] == "success"
+    assert echo.requests[0]["path"] == "/me/1" and echo.requests[0]["query"] == {"key": "s3cret"}
+
+
+async def test_a_placeholder_domain_with_a_credential_is_refused(echo: HttpEchoServer) -> None:
+    parameters = {
+        "url": "http://{host}/x",
+        "authentication": "genericCredentialType",
+        "genericAuthType": "httpQueryAuth",
+    }
+    run, _ = await run_agent(_tool(parameters), calls("Lookup", {"host": "evil.example"}), agent_version=2.2)
+    error = run["data"]["resultData"]["error"]
+    assert error["description"] == "Can't use a placeholder for the domain when using authentication"
+    assert echo.requests == []

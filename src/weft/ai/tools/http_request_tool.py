@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import httpx
 
+from weft.ai.tools._http_tool_auth import ToolAuth, tool_auth
 from weft.ai.tools._http_tool_fill import fill_request
 from weft.ai.tools._http_tool_params import (
     RequestTemplate,
@@ -63,19 +64,14 @@ class ToolHttpRequest(NodeType):
                 "name cannot start with a number",
                 item_index=item_index,
             )
-        if ctx.get_node_parameter("authentication", item_index, "none") != "none":
-            raise NodeOperationError(
-                ctx.node.name,
-                "Authentication is not supported by this tool yet",
-                description="Use the HTTP Request node as a tool (n8n-nodes-base.httpRequestTool) for authentication.",
-            )
         text = str(ctx.get_node_parameter("toolDescription", item_index, "") or "")
+        auth = await tool_auth(ctx, item_index, str(ctx.get_node_parameter("url", item_index, "") or ""))
         parameters, template = collect(ctx, item_index)
         if ctx.node.typeVersion >= 1.1:
             schema, description = input_schema(parameters), text
         else:
             schema, description = string_input_schema(), fallback_description(text, parameters)
-        invoke = functools.partial(_call, ctx, parameters, template, item_index, schema)
+        invoke = functools.partial(_call, ctx, parameters, template, auth, item_index, schema)
         return ToolSpec(
             name=name, description=description, parameters=schema, source_node_name=ctx.node.name, invoke=invoke
         )
@@ -93,6 +89,7 @@ async def _call(
     ctx: SupplyDataContext,
     parameters: list[ToolParameter],
     template: RequestTemplate,
+    auth: ToolAuth,
     index: int,
     schema: dict[str, Any],
     arguments: dict[str, Any],
@@ -107,22 +104,25 @@ async def _call(
     except NodeOperationError as error:
         ctx.add_output_data(AI_TOOL, run, error)
         return "Input provided by model is not valid"
-    response = await _send(ctx, index, request)
+    response = await _send(ctx, index, request, auth)
     ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
     return response
 
 
-async def _send(ctx: NodeContext, index: int, request: RequestTemplate) -> str:
+async def _send(ctx: NodeContext, index: int, request: RequestTemplate, auth: ToolAuth) -> str:
     parts = request.parts
-    body = parts.get("body")
+    body = {**(parts.get("body") or {}), **auth.body} if auth.body else parts.get("body")
+    headers = {**{k: str(v) for k, v in (parts.get("headers") or {}).items()}, **auth.headers}
+    query = {**(parts.get("qs") or {}), **auth.qs}
     try:
         async with httpx.AsyncClient(timeout=_TIMEOUT_S, follow_redirects=True) as client:
             response = await client.request(
                 request.method,
                 request.url,
-                params=parts.get("qs") or None,
-                headers={k: str(v) for k, v in (parts.get("headers") or {}).items()},
+                params=query or None,
+                headers=headers,
                 json=body if body else None,
+                auth=auth.auth or httpx.USE_CLIENT_DEFAULT,
             )
     except httpx.HTTPError as error:
         return f'There was an error: "{_transport_message(error, request.url)}"'
