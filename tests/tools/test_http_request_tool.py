@@ -178,3 +178,11 @@ async def test_the_tool_sends_its_credential(echo: HttpEchoServer, agent_version
     run, _ = await run_agent(tool, calls("Me", {"ref": "1"}), agent_version, credentials=header)
     assert run["status"] == "success"
     assert echo.requests[0]["headers"]["x-api-key"] == "s3cret" and echo.requests[0]["query"] == {"ref": "1"}
+
+
+async def test_an_inline_tool_retries_as_n8n_does(echo: HttpEchoServer) -> None:
+    url = "=" + echo.url + "/status/500?ref={{ $fromAI('ref') }}"
+    tool = http_tool("Flaky", {"url": url}, retryOnFail=True, maxTries=9, waitBetweenTries=0)
+    run, requests = await run_agent(tool, calls("Flaky", {"ref": "1"}), agent_version=2.2)
+    assert [task["executionStatus"] for task in runs(run, "Flaky")] == ["error"] * 5  # at most 5 tries
+    assert len(echo.requests) == 5 and requests[1]["messages"][-1]["content"] == ""

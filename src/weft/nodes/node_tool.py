@@ -9,6 +9,7 @@ input item carries the model's arguments, which ``$fromAI()`` reads). Older agen
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Mapping
 from typing import Any
@@ -106,21 +107,36 @@ async def invoke_node_inline(
     As n8n: the run's ``inputOverride`` is ``{ai_tool: [[{json: arguments}]]}``, its output
     ``{response: [<each item's json>]}``, and the model gets that list as JSON. A failure closes the run with
     the error (its description appended as ``Details``) and the model gets an empty text (recorded: case
-    a127). Arguments that do not match ``schema`` fail the agent before the node runs (case a126).
+    a127); with ``retryOnFail`` each try is a run of its own. Arguments that do not match ``schema`` fail the
+    agent before the node runs (case a126).
     """
     check_tool_input(ctx.parent_node_name, schema, arguments)
-    item: Item = {"json": dict(arguments)}
-    run = ctx.add_input_data(AI_TOOL, [[item]])
-    try:
-        result = await node_type.execute(ToolCallContext(ctx, item, run_index=run))
-    except Exception as error:
-        describe = getattr(node_type, "tool_error_description", None)
-        description = describe(error) if describe else getattr(error, "description", None)
-        ctx.add_output_data(AI_TOOL, run, _tool_error(ctx.node.name, error, description))
-        return ""
-    response = _response(result)
-    ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
-    return js_json(response)
+    tries, wait_ms = _retries(ctx.node)
+    for attempt in range(tries):
+        if attempt and wait_ms:
+            await asyncio.sleep(wait_ms / 1000)
+        item: Item = {"json": dict(arguments)}
+        run = ctx.add_input_data(AI_TOOL, [[item]])
+        try:
+            result = await node_type.execute(ToolCallContext(ctx, item, run_index=run))
+        except Exception as error:
+            describe = getattr(node_type, "tool_error_description", None)
+            description = describe(error) if describe else getattr(error, "description", None)
+            ctx.add_output_data(AI_TOOL, run, _tool_error(ctx.node.name, error, description))
+            continue
+        response = _response(result)
+        ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
+        return js_json(response)
+    return ""
+
+
+def _retries(node: NodeModel) -> tuple[int, int]:
+    """n8n's tool retry rule: with ``retryOnFail``, 2 to 5 tries (3 by default), 0-5 s apart (1 s by default)."""
+    if not node.retryOnFail:
+        return 1, 0
+    tries = min(5, max(2, node.maxTries if node.maxTries is not None else 3))
+    wait = min(5000, max(0, node.waitBetweenTries if node.waitBetweenTries is not None else 1000))
+    return tries, wait
 
 
 def _tool_error(node_name: str, error: Exception, description: str | None) -> NodeOperationError:
