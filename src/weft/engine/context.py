@@ -188,8 +188,15 @@ class ExecuteContext(_BaseContext):
         return context_data.setdefault(key, {})  # type: ignore[no-any-return]
 
     def put_execution_to_wait(self, wait_till: datetime, *, resume_node: bool = False) -> None:
+        from weft.engine.entry_metadata import EntryMetadata
         from weft.engine.irun import iso
 
+        if EntryMetadata.of(self.execute_data).concurrent_group is not None:
+            raise NodeOperationError(
+                self.node.name,
+                "A tool that waits cannot run concurrently with other tools",
+                description="Turn off the agent's 'runToolCallsConcurrently' option to let this tool wait.",
+            )
         if wait_till.tzinfo is None:
             wait_till = wait_till.replace(tzinfo=UTC)
         self._execution.data["waitTill"] = iso(wait_till.astimezone(UTC))

@@ -74,6 +74,8 @@ class EntryMetadata:
     """``forwardAllOutputs``: a disabled node passes every input through, not only the first."""
     resume_error: Any = None
     """``resumeError``: the node resumes with an error, so it is not retried."""
+    concurrent_group: str | None = None
+    """``weftConcurrentGroup``: requested nodes that run at once (the loop runs the group's entries together)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Keys Weft does not read, kept."""
 
@@ -92,6 +94,7 @@ class EntryMetadata:
             timeout_ms=float(timeout) if timeout else None,
             forward_all_outputs=bool(data.pop("forwardAllOutputs", False)),
             resume_error=data.pop("resumeError", None),
+            concurrent_group=data.pop("weftConcurrentGroup", None),
             extra=data,
         )
 
@@ -111,6 +114,8 @@ class EntryMetadata:
             data["forwardAllOutputs"] = True
         if self.resume_error is not None:
             data["resumeError"] = self.resume_error
+        if self.concurrent_group is not None:
+            data["weftConcurrentGroup"] = self.concurrent_group
         return {**data, **self.extra}
 
     def write(self, entry: ExecuteData) -> None:

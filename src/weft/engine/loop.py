@@ -13,6 +13,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from functools import partial
@@ -47,6 +48,17 @@ from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, Run
 class Step(Enum):
     CONTINUE = "continue"
     STOP = "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class _Started:
+    """A stack entry whose run has begun: what running it and recording it need."""
+
+    entry: ExecuteData
+    node_type: NodeType
+    run_index: int
+    inputs: list[Item]
+    task: TaskData
 
 
 class Execution:
@@ -178,10 +190,11 @@ class Execution:
         try:
             runs = 0
             while self.stack and self.cancel_reason is None:
-                entry = self.stack.pop(0)
-                if await self._step(entry) is Step.STOP:
+                group = self._pop_group()
+                step = await (self._step(group[0]) if len(group) == 1 else self._step_together(group))
+                if step is Step.STOP:
                     break
-                runs += 1
+                runs += len(group)
                 check_node_run_cap(self.options.max_node_runs, runs, bool(self.stack))
                 await yield_between_nodes(lambda: self.cancel_reason is not None)
                 if not self.stack and self.data["executionData"]["waitingExecution"]:
@@ -197,8 +210,46 @@ class Execution:
         await self.hooks.run("workflowExecuteAfter", run, None)
         return run
 
+    def _pop_group(self) -> list[ExecuteData]:
+        """The next entry, with the entries after it that run at once with it (one concurrent request)."""
+        entry = self.stack.pop(0)
+        group_id = EntryMetadata.of(entry).concurrent_group
+        group = [entry]
+        while group_id is not None and self.stack and EntryMetadata.of(self.stack[0]).concurrent_group == group_id:
+            group.append(self.stack.pop(0))
+        return group
+
     async def _step(self, entry: ExecuteData) -> Step:
         """Run one stack entry: prepare, execute (with retries), record, route."""
+        started = await self._start(entry)
+        if isinstance(started, Step):
+            return started
+        output, error = await self._run_with_retries(entry, started.node_type, started.run_index, started.inputs)
+        return await self._finish(started, output, error)
+
+    async def _step_together(self, entries: list[ExecuteData]) -> Step:
+        """The requested nodes of one concurrent request: started in request order (their execution indexes),
+        run at once, then recorded in request order, so the run data does not depend on which ended first."""
+        started = [s for s in [await self._start(entry) for entry in entries] if not isinstance(s, Step)]
+        tasks = [
+            asyncio.ensure_future(self._run_with_retries(s.entry, s.node_type, s.run_index, s.inputs)) for s in started
+        ]
+        try:
+            results = list(await asyncio.gather(*tasks))
+        except asyncio.CancelledError:
+            if self.cancel_reason is None:
+                raise
+            results = [
+                t.result() if t.done() and not t.cancelled() else (None, CancelSignal(self.cancel_reason))
+                for t in tasks
+            ]
+        step = Step.CONTINUE
+        for one, (output, error) in zip(started, results, strict=True):
+            if await self._finish(one, output, error) is Step.STOP:
+                step = Step.STOP
+        return step
+
+    async def _start(self, entry: ExecuteData) -> _Started | Step:
         name = entry["node"]["name"]
         # n8n keeps the error of a node that continued on failure only while no other node runs after it
         self.execution_error = None
@@ -214,8 +265,12 @@ class Execution:
         task = task_started(entry, self.next_execution_index())
         if not EntryMetadata.of(entry).node_was_resumed:
             await self.hooks.run("nodeExecuteBefore", name, task)
-        # 2. run it
-        output, error = await self._run_with_retries(entry, node_type, run_index, connection_input)
+        return _Started(entry=entry, node_type=node_type, run_index=run_index, inputs=connection_input, task=task)
+
+    async def _finish(
+        self, started: _Started, output: NodeOutput | EngineRequest | None, error: BaseException | None
+    ) -> Step:
+        entry, run_index = started.entry, started.run_index
         if isinstance(output, EngineRequest):
             try:
                 self._handle_request(entry, output, run_index)
@@ -223,7 +278,7 @@ class Execution:
             except WeftError as exc:  # an unknown node or an empty request: the requester fails
                 output, error = None, exc
         # 3. record the outcome and route the output
-        task = task_finished(task, entry, self.data)
+        task = task_finished(started.task, entry, self.data)
         if error is not None:
             return await self._handle_error(entry, task, error, run_index)
         return await self._handle_success(entry, task, output, run_index)

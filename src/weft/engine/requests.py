@@ -68,6 +68,7 @@ def handle_request(
     overwrite = _source_overwrite(execute_data)
     entries: list[ExecuteData] = []
     runs: list[SubNodeRun] = []
+    group = f"{requester}#{run_index}" if request.concurrent and len(request.actions) > 1 else None
     for action in request.actions:
         entry, tool_run_index = _requested_entry(
             workflow, action, requester, run_index, execute_data, run_data, overwrite
@@ -76,6 +77,7 @@ def handle_request(
             preserve_source_overwrite=overwrite is not None,
             preserved_source_overwrite=overwrite,  # type: ignore[arg-type]
             timeout_ms=action.metadata.timeout_ms,
+            concurrent_group=group,
         ).write(entry)
         entries.append(entry)
         runs.append(SubNodeRun(node_name=action.node_name, run_index=tool_run_index, action=action))

@@ -111,6 +111,9 @@ class EngineRequest:
     metadata: dict[str, Any] = field(default_factory=dict)
     """Kept by the engine and handed back in the response: the requester's state across the round trip.
     It is stored with the execution, so it must be plain JSON."""
+    concurrent: bool = False
+    """Run the actions at once instead of one after the other (beyond n8n: the agent option
+    ``runToolCallsConcurrently``). Their run records stay in request order; a node that would wait fails."""
 
     def to_json(self) -> dict[str, Any]:
         return {"actions": [a.to_json() for a in self.actions], "metadata": self.metadata}

@@ -131,7 +131,9 @@ class Requester(NodeType):
                 )
                 for spec in specs
             ]
-            return EngineRequest(actions=actions, metadata={"requestId": "test_request", "round": done + 1})
+            concurrent = ctx.get_node_parameter("concurrent", 0, False, raw=True) is True
+            metadata = {"requestId": "test_request", "round": done + 1}
+            return EngineRequest(actions=actions, metadata=metadata, concurrent=concurrent)
         assert response is not None
         results = [r.items[0]["json"] if r.items else None for r in response.action_responses]
         final = {

@@ -89,7 +89,8 @@ async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
     ]
     if actions:
         state.iteration_count += 1
-        return EngineRequest(actions=actions, metadata=state.to_metadata())
+        concurrent = ctx.get_node_parameter("options.runToolCallsConcurrently", 0, False) is True
+        return EngineRequest(actions=actions, metadata=state.to_metadata(), concurrent=concurrent)
     return [[output for i in range(len(items)) if (output := state.items[i].output) is not None]]
 
 
