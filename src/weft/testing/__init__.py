@@ -4,6 +4,7 @@
 * :class:`FakeOpenAIServer`, :class:`FakeAnthropicServer`: scripted provider servers on 127.0.0.1, so the real
   SDK adapters can be tested over HTTP. Pytest fixtures for them are in ``weft.testing.pytest_plugin``.
 * :class:`OracleOpenAIServer`: the scripted model the recorded n8n cases (``tests/recorded``) were run against.
+* :class:`HttpEchoServer`: an HTTP server on 127.0.0.1 that answers each request with what it received.
 
 Importing this package does not import pytest.
 """
@@ -13,6 +14,7 @@ from weft.testing._turns import ScriptedToolCall, ScriptedTurn, parse_turn, pars
 from weft.testing.demo import DemoChatModel
 from weft.testing.fake_anthropic import FakeAnthropicServer
 from weft.testing.fake_openai import FakeOpenAIServer
+from weft.testing.http_echo import HttpEchoServer
 from weft.testing.oracle_openai import OracleOpenAIServer
 from weft.testing.scripted import FunctionChatModel, ScriptedChatModel
 
@@ -22,6 +24,7 @@ __all__ = [
     "FakeOpenAIServer",
     "FakeServerError",
     "FunctionChatModel",
+    "HttpEchoServer",
     "OracleOpenAIServer",
     "RecordedRequest",
     "ScriptedChatModel",
