@@ -163,7 +163,7 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_JS_NUMBER = re.compile(r"[+-]?(\d+\.?\d*(e[+-]?\d+)?|\.\d+(e[+-]?\d+)?|infinity)", re.IGNORECASE)
+_JS_NUMBER = re.compile(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|Infinity)")
 _JS_RADIX = re.compile(r"0([xob])([0-9a-f]+)", re.IGNORECASE)
 
 
@@ -179,9 +179,9 @@ def js_number(value: str) -> int | float | None:
             return int(radix.group(2), base)
         except ValueError:
             return None
-    if not _JS_NUMBER.fullmatch(text) or text.lower().lstrip("+-") != text.lower().lstrip("+-").strip():
+    if not _JS_NUMBER.fullmatch(text):
         return None
-    if text.lower().lstrip("+-") == "infinity":
+    if text.endswith("Infinity"):
         return float("-inf") if text.startswith("-") else float("inf")
     number = float(text)
     return int(number) if number.is_integer() and abs(number) < 2**53 else number
