@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from weft.ai.chat.trigger import is_chat_trigger
-from weft.ai.nodes.mcp_trigger import is_mcp_trigger
+from weft.ai.nodes.mcp_trigger import is_mcp_trigger, trigger_urls
 from weft.db.base import NotFoundError
 from weft.db.webhooks import WebhookSpec, is_dynamic_path, normalize_path
 from weft.db.workflows import StoredWorkflow
@@ -122,6 +122,16 @@ def webhook_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
     return specs
 
 
+def mcp_trigger_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
+    """The MCP Server Triggers' webhooks: registered like a Webhook node's, so a path is taken once (as in n8n)."""
+    nodes = [n for n in prepared.workflow.nodes.values() if is_mcp_trigger(n)]
+    return [
+        WebhookSpec(method=method, path=path, node=n.name, webhook_id=n.webhookId)
+        for n in nodes
+        for method, path in trigger_urls(n)
+    ]
+
+
 def schedule_nodes(prepared: PreparedWorkflow) -> list[str]:
     return [n.name for n in prepared.workflow.nodes.values() if n.type == SCHEDULE_TYPE and not n.disabled]
 
@@ -185,7 +195,7 @@ def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflo
             f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "
             "webhook node is required. Add a Webhook or Schedule Trigger node, then activate it."
         )
-    store.webhooks.register(workflow_id, webhook_specs(prepared))
+    store.webhooks.register(workflow_id, webhook_specs(prepared) + mcp_trigger_specs(prepared))
     return store.workflows.activate(workflow_id)
 
 

@@ -112,3 +112,15 @@ def test_a_toolkit_is_served_flattened(mcp: McpServer) -> None:
         called = answer(client.post(url, json=call, headers=headers))["events"][0]["result"]
     # the MCP Client Tool answers with the remote content, as JSON text
     assert called == {"content": [{"type": "text", "text": '[{"type":"text","text":"16"}]'}]}
+
+
+def test_a_path_serves_one_active_trigger(mcp: McpServer) -> None:
+    """The trigger's URLs are registered like a Webhook node's: a second active workflow cannot take the path."""
+    path = mcp.serve("first", mcp_workflow("mcpFirst000001", "taken", tools=["Calculator"]))
+    second = mcp_workflow("mcpSecond00001", path, tools=["Calculator"])
+    second["id"] = "mcpSecond00001"
+    imported = mcp.owner.post("/rest/workflows/import", json=second, params={"activate": True})
+    assert imported.status_code == 400
+    message = imported.json()["message"]
+    assert message.startswith(f"The GET webhook path '{path}' of node 'MCP Server Trigger' is already used")
+    assert httpx.post(f"{mcp.url}/mcp/{path}", json=INIT, headers=ACCEPT, timeout=10).status_code == 200

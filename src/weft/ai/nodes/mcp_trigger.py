@@ -166,6 +166,16 @@ def is_mcp_trigger(node: NodeModel) -> bool:
     return node.type == MCP_TRIGGER_TYPE and not node.disabled
 
 
+def trigger_urls(node: NodeModel) -> dict[tuple[str, str], str]:
+    """``(METHOD, path) → role`` (``setup``, ``message``, ``delete``) of a trigger, as n8n registers its webhooks
+    (``isFullPath``): ``GET <path>/sse``, ``POST <path>/messages`` and ``DELETE <path>`` before version 2,
+    ``GET``/``POST``/``DELETE <path>`` from version 2."""
+    base = str(node.parameters.get("path") or node.webhookId or "").strip().strip("/")
+    if float(node.typeVersion) < 2:
+        return {("GET", f"{base}/sse"): "setup", ("POST", f"{base}/messages"): "message", ("DELETE", base): "delete"}
+    return {("GET", base): "setup", ("POST", base): "message", ("DELETE", base): "delete"}
+
+
 def server_name(node: NodeModel) -> str:
     """The MCP server's name: the node's tool name from version 1.1 on, ``n8n-mcp-server`` before."""
     return node_name_to_tool_name(node.name) if float(node.typeVersion) > 1 else "n8n-mcp-server"
@@ -184,4 +194,5 @@ __all__ = [
     "is_mcp_trigger",
     "server_name",
     "tool_descriptors",
+    "trigger_urls",
 ]

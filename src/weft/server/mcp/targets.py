@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 from weakref import WeakKeyDictionary
 
-from weft.ai.nodes.mcp_trigger import is_mcp_trigger
+from weft.ai.nodes.mcp_trigger import is_mcp_trigger, trigger_urls
 from weft.db.webhooks import normalize_path
 from weft.services.activation import ActiveWorkflows
 from weft.services.prepared import PreparedWorkflow
@@ -43,20 +43,12 @@ class McpTarget:
         return (self.prepared.id, self.node.name, self.test)
 
 
-def trigger_urls(node: NodeModel) -> dict[tuple[str, str], Role]:
-    """``(METHOD, path) → role`` of one trigger."""
-    base = normalize_path(str(node.parameters.get("path") or node.webhookId or ""))
-    if float(node.typeVersion) < 2:
-        return {("GET", f"{base}/sse"): "setup", ("POST", f"{base}/messages"): "message", ("DELETE", base): "delete"}
-    return {("GET", base): "setup", ("POST", base): "message", ("DELETE", base): "delete"}
-
-
 def targets_of(prepared: PreparedWorkflow, *, test: bool = False) -> dict[tuple[str, str], tuple[McpTarget, Role]]:
     found: dict[tuple[str, str], tuple[McpTarget, Role]] = {}
     for node in prepared.workflow.nodes.values():
         if is_mcp_trigger(node):
             target = McpTarget(prepared=prepared, node=node, test=test)
-            found.update((url, (target, role)) for url, role in trigger_urls(node).items())
+            found.update((url, (target, cast(Role, role))) for url, role in trigger_urls(node).items())
     return found
 
 
