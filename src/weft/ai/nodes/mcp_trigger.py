@@ -7,7 +7,7 @@ The server (``weft.server.mcp``) answers the MCP protocol on ``/mcp/<path>``; th
 * for ``tools/call``, a saved execution (mode ``webhook``) whose trigger item is n8n's
   ``{mcpToolCall: {toolName, arguments, sourceNodeName}, mcpMessageId}``: the trigger runs the tool in place, as
   n8n's trigger does (the tool's run is recorded under ``ai_tool``, ``inputOverride`` ``{query}``, output
-  ``{response}``), and hands the MCP result back. Like n8n's, the trigger itself outputs nothing.
+  ``{response}``), and hands the MCP result back; its own output is the call it received (as n8n 2.41.1's).
 
 The answer travels through the execution's webhook responder (``ctx.services``), as a Respond to Webhook
 node's does, with a JSON body: ``{"tools": [...]}`` or ``{"result": {...}}`` / ``{"error": "<message>"}``.
