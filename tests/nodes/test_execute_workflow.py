@@ -72,7 +72,9 @@ async def test_local_file_source_in_each_mode(tmp_path: Path) -> None:
 async def test_pairing_is_traced_back_through_the_sub_workflow() -> None:
     limit = ("Last", "n8n-nodes-base.limit", {"maxItems": 1, "keep": "lastItems"})
     run = await run_parent({"source": "parameter", "workflowJson": sub_workflow(limit)})
-    assert call_output(run) == [{"json": {"n": 2}, "pairedItem": {"item": 1}}]
+    # the caller sends each item with its position as `index` (n8n, recorded: tests/subworkflows/n8n_sub_wait.json);
+    # the Limit node passes the item on as it came
+    assert call_output(run) == [{"json": {"n": 2}, "pairedItem": {"item": 1}, "index": 1}]
 
 
 async def test_without_waiting_returns_the_input_and_runs_in_the_background() -> None:

@@ -21,6 +21,7 @@ from weft.services.listening import TestWebhooks
 from weft.services.runner import WorkflowRunner
 from weft.services.scheduler import Pruner, WaitScheduler
 from weft.services.schedules import ScheduleTriggers
+from weft.services.subworkflows import resume_orphaned_parents
 from weft.settings import Settings
 
 log = logging.getLogger("weft.instance")
@@ -84,6 +85,7 @@ class Instance:
             self.active.listeners.append(self.schedules.sync)
             self.schedules.sync(self.active.workflows)
             self._tasks.append(asyncio.ensure_future(self.waits.run_forever()))
+            self.runner.spawn(resume_orphaned_parents(self.runner))  # children that finished while we were down
             self._tasks.append(asyncio.ensure_future(self.pruner.run_forever()))
 
     async def recover_on_startup(self) -> list[str]:

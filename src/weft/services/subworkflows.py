@@ -11,12 +11,12 @@
    ChildResults`` + ``WaitTracker.startExecution``). A child that fails makes the caller run again and fail with
    the child's error (n8n resumes the parent with the stale output; ``docs/differences.md``).
 
-Everything lives in the database, so a restart between the wait and the resume changes nothing.
+Everything lives in the database, so a restart between the wait and the resume changes nothing; a parent whose
+child finished while the process stopped is resumed at the next start (:func:`resume_orphaned_parents`).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,7 +29,8 @@ from weft.workflow import NodeOutput, Run, RunExecutionData, Workflow
 if TYPE_CHECKING:
     from weft.services.runner import RunResult, WorkflowRunner
 
-log = logging.getLogger("weft.executions")
+#: The statuses of a child that will not change any more.
+FINISHED = frozenset({"success", "error", "canceled", "crashed"})
 
 
 def parent_link(execution_id: str | None, workflow: Workflow, should_resume: bool | None) -> dict[str, Any] | None:
@@ -86,7 +87,31 @@ async def resume_parent(runner: WorkflowRunner, child: RunResult) -> None:
     link = cast(dict[str, Any], child.run["data"]).get("parentExecution")
     if not isinstance(link, dict) or link.get("shouldResume") is False or child.run["status"] == "waiting":
         return
-    parent_id = str(link.get("executionId") or "")
+    await _resume_waiting_parent(runner, str(link.get("executionId") or ""), child)
+
+
+async def resume_orphaned_parents(runner: WorkflowRunner, *, limit: int = 1000) -> list[str]:
+    """Resume the parents still waiting for a child that has finished: the process stopped between the child's end
+    and its parent's resume. Run at start-up; the claim makes it safe in every process at once."""
+    resumed: list[str] = []
+    waiting = await runner.db(runner.store.executions.list, statuses=["waiting"], limit=limit)
+    for row in waiting:
+        if row.wait_till is None or row.wait_till < WAIT_INDEFINITELY:  # a child-held parent waits indefinitely
+            continue
+        parent = await runner.db(runner.store.executions.get, row.id)
+        awaited = _awaited_child(parent.data if parent else None)
+        child = await runner.db(runner.store.executions.get, str(awaited["executionId"])) if awaited else None
+        if child is None or child.status not in FINISHED:
+            continue
+        run = cast(Run, {"status": child.status, "data": child.data or {}})
+        from weft.services.runner import RunResult
+
+        await _resume_waiting_parent(runner, row.id, RunResult(execution_id=child.id, run=run, saved=True))
+        resumed.append(row.id)
+    return resumed
+
+
+async def _resume_waiting_parent(runner: WorkflowRunner, parent_id: str, child: RunResult) -> None:
     stored = await runner.db(runner.store.executions.get, parent_id)
     if stored is None or stored.status != "waiting" or not _waits_for(stored.data, child.execution_id):
         return
@@ -129,6 +154,7 @@ __all__ = [
     "link_to_parent",
     "note_sub_execution",
     "parent_link",
+    "resume_orphaned_parents",
     "resume_parent",
     "wait_for_child",
     "waits_for_sub_execution",
