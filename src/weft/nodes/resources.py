@@ -77,6 +77,10 @@ class ExecutionResources:
     def __contains__(self, key: str) -> bool:
         return key in self._held
 
+    def __len__(self) -> int:
+        """How many resources are open."""
+        return len(self._held)
+
     async def aclose(self) -> None:
         """Close every resource, newest first (a later :meth:`open` opens afresh: a resumed execution)."""
         held, self._held = list(self._held.values()), {}

@@ -3,7 +3,8 @@
 It offers the tools of the n8n oracle's server — ``get_weather(city)`` (``isError`` without a city) and
 ``get_time()`` — with the same schemas and answers, over streamable HTTP (``/mcp``, JSON responses) and SSE
 (``/sse`` + ``/messages/``). Options for tests: ``token`` (a bearer token or ``header=(name, value)`` every
-request must carry; compared in constant time), ``slow`` (adds ``wait(seconds)``, which sleeps). It counts the
+request must carry; compared in constant time), ``extras`` (adds ``wait(seconds)``, which sleeps, and
+``fail()``, which answers a JSON-RPC error). It counts the
 sessions opened and closed and records every tool call::
 
     with McpTestServer() as server:
@@ -59,6 +60,11 @@ WAIT_TOOL: dict[str, Any] = {
     "description": "Sleeps for the given seconds, then answers.",
     "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}}, "required": ["seconds"]},
 }
+FAIL_TOOL: dict[str, Any] = {
+    "name": "fail",
+    "description": "Always answers a JSON-RPC error.",
+    "inputSchema": {"type": "object", "properties": {}},
+}
 
 
 def answer(name: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
@@ -82,12 +88,12 @@ class McpTestServer:
         port: int = 0,
         token: str | None = None,
         header: tuple[str, str] | None = None,
-        slow: bool = False,
+        extras: bool = False,
     ) -> None:
         self.port = port
         self.token = token
         self.header = header
-        self.slow = slow
+        self.extras = extras
         self.sessions = 0
         self.closed = 0
         """Streamable HTTP sessions the client ended (``DELETE /mcp``)."""
@@ -114,7 +120,7 @@ class McpTestServer:
     # ------------------------------------------------------------------ the MCP server
 
     def _tools(self) -> list[dict[str, Any]]:
-        return TOOLS + ([WAIT_TOOL] if self.slow else [])
+        return TOOLS + ([WAIT_TOOL, FAIL_TOOL] if self.extras else [])
 
     def _server(self) -> Server[Any]:
         async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
@@ -123,9 +129,11 @@ class McpTestServer:
         async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
             arguments = dict(params.arguments or {})
             self.calls.append((params.name, arguments))
-            if params.name == "wait" and self.slow:
+            if params.name == "wait" and self.extras:
                 await asyncio.sleep(float(arguments.get("seconds") or 0))
                 return types.CallToolResult(content=[types.TextContent(type="text", text="waited")])
+            if params.name == "fail" and self.extras:
+                raise MCPError(-32603, "the tool broke")
             result = answer(params.name, arguments)
             if result is None:
                 raise MCPError(-32602, f"Unknown tool: {params.name}")

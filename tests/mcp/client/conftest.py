@@ -23,7 +23,7 @@ BOUND_S = 60
 
 @pytest.fixture
 def server() -> Iterator[McpTestServer]:
-    with McpTestServer(slow=True) as running:
+    with McpTestServer(extras=True) as running:
         yield running
 
 
@@ -60,5 +60,7 @@ def runs_of(result: Run, name: str) -> list[dict[str, Any]]:
 
 def answer(result: Run) -> str:
     """The agent's output text."""
-    items = result["data"]["resultData"]["runData"]["AI Agent"][-1]["data"]["main"][0]
+    last = result["data"]["resultData"]["runData"]["AI Agent"][-1]
+    assert "data" in last, last.get("error")
+    items = last["data"]["main"][0]
     return str(items[0]["json"]["output"])

@@ -38,13 +38,13 @@ async def test_selected_tools_only_are_offered(server: McpTestServer) -> None:
 
 
 async def test_except_leaves_the_others(server: McpTestServer) -> None:
-    tool = mcp_tool(server.url, name="Weather Server", include="except", excludeTools=["get_time", "wait"])
+    tool = mcp_tool(server.url, name="Weather Server", include="except", excludeTools=["get_time", "wait", "fail"])
     result = await run(agent_workflow(tool, [{"tool": "nope", "args": {}}, "{{last_tool_result}}"]))
     assert answer(result) == "Tool 'nope' does not exist. Available tools: Weather_Server_get_weather"
 
 
 async def test_excluding_every_tool_is_n8ns_error(server: McpTestServer) -> None:
-    tool = mcp_tool(server.url, include="except", excludeTools=["get_time", "get_weather", "wait"])
+    tool = mcp_tool(server.url, include="except", excludeTools=["get_time", "get_weather", "wait", "fail"])
     result = await run(agent_workflow(tool, ["never"]))
     error = runs_of(result, "MCP Client")[0]["error"]
     assert error["message"] == "MCP Server returned no tools"
@@ -58,6 +58,15 @@ async def test_is_error_is_a_tool_error_from_version_1_3(server: McpTestServer) 
     assert answer(result) == '[{"error":"city is required"}]'
     result = await run(agent_workflow(mcp_tool(server.url, version=1.2), turns))
     assert answer(result) == '[{"response":[{"type":"text","text":"city is required"}]}]'
+
+
+async def test_an_mcp_error_is_a_tool_error_with_the_sdks_wording(server: McpTestServer) -> None:
+    result = await run(
+        agent_workflow(mcp_tool(server.url), [{"tool": "MCP_Client_fail", "args": {}}, "{{last_tool_result}}"])
+    )
+    assert runs_of(result, "MCP Client")[0]["error"]["message"] == "MCP error -32603: the tool broke"
+    assert answer(result) == '[{"error":"MCP error -32603: the tool broke"}]'
+    assert result["status"] == "success"
 
 
 async def test_a_server_that_hangs_ends_the_call_with_the_timeout(server: McpTestServer) -> None:

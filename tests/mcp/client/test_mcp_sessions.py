@@ -36,7 +36,7 @@ async def test_each_execution_has_its_own_session(server: McpTestServer) -> None
 
 
 async def test_a_server_that_goes_away_fails_the_call_and_the_next_one_reconnects() -> None:
-    server = McpTestServer(slow=True).start()
+    server = McpTestServer(extras=True).start()
     port = server.port
     replacement: list[McpTestServer] = []
     hooks = ExecutionHooks()
@@ -123,3 +123,24 @@ async def test_concurrent_openers_share_one_opening() -> None:
     values = await asyncio.gather(*(resources.open("k", opened.resource) for _ in range(5)))
     assert set(values) == {"resource 1"} and opened.entered == 1
     await resources.aclose()
+
+
+async def test_cancelling_during_a_hanging_call_ends_the_execution_and_closes_its_session(
+    server: McpTestServer,
+) -> None:
+    from weft.ai.agent_catalog import agent_registry
+    from weft.engine import Execution
+    from weft.workflow import Workflow, parse_workflow
+
+    turns = [{"tool": "MCP_Client_wait", "args": {"seconds": 60}}, "done"]
+    wf = Workflow(parse_workflow(agent_workflow(mcp_tool(server.url), turns)))
+    execution = Execution(wf, registry=agent_registry())
+    task = asyncio.ensure_future(execution.run())
+    async with asyncio.timeout(30):  # the waits are bounded
+        while not server.calls:  # noqa: ASYNC110 - the call reached the server, which hangs
+            await asyncio.sleep(0.01)
+        execution.cancel()
+        result = await task
+    assert result["status"] == "canceled"
+    assert len(execution.resources) == 0  # the session was closed when the execution ended
+    assert server.sessions == 1
