@@ -5,6 +5,7 @@ refuses to run an unpublished sub-workflow from a production execution: "Workflo
 executed."): ``n8n import:workflow --input=…``, ``n8n publish:workflow --id=…``, ``n8n start``; then::
 
     .venv/bin/python tests/subworkflows/_record_n8n.py http://127.0.0.1:5787
+    .venv/bin/python tests/subworkflows/_record_n8n.py http://127.0.0.1:5787 n8n_2.41_sub_wait.json   # 2.41.1
 
 It sets up the owner, makes an API key, calls the parent's webhook, and reads both executions through the
 public API while they wait; then it resumes the child through the resume URL its ``Before`` node recorded
@@ -104,7 +105,7 @@ def _rename(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
-def main(base: str) -> None:
+def main(base: str, out_name: str = "n8n_sub_wait.json") -> None:
     api = api_client(base)
     out: dict[str, Any] = {}
     first = last_id(api) + 1
@@ -124,10 +125,10 @@ def main(base: str) -> None:
     out["finished"] = {"parent": summary(finished[0], names), "child": summary(finished[1], names)}
     again = httpx.post(before["resumeUrl"], json={"answer": "again"}, timeout=30)
     out["resume_again"] = {"status": again.status_code, "body": _rename(again.json(), names)}
-    target = HERE / "n8n_sub_wait.json"
+    target = HERE / out_name
     target.write_text(json.dumps(out, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {target}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:5787")
+    main(*(sys.argv[1:] or ["http://127.0.0.1:5787"]))

@@ -17,6 +17,10 @@ from ._compare import n8n_summary, summary
 from .conftest import recorded, sub_wait_pair
 
 N8N = recorded("n8n_sub_wait.json")
+#: Weft follows 2.41.1 where it differs from 2.8.4: the parent waits until 2999-12-31 (``WAIT_FOR_SUB_EXECUTION``) and
+#: names the child in ``waitingChildExecutionIds``. The child is compared with 2.8.4: 2.41.1's Wait node also
+#: records its resume URL in its run's metadata, which is the Wait node's business, not the sub-workflow's.
+N8N_241 = recorded("n8n_2.41_sub_wait.json")
 
 
 def _start_pair(live: LiveServer) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
@@ -40,7 +44,7 @@ def test_the_parent_waits_with_its_child_as_n8n(live: LiveServer) -> None:
     parent_id, child_id, parent, _ = _start_pair(live)
     child = live.wait_status(child_id, "waiting")
     names = _names(parent_id, child_id)
-    assert summary(parent, names) == n8n_summary(N8N["waiting"]["parent"])
+    assert summary(parent, names) == n8n_summary(N8N_241["waiting"]["parent"])
     assert summary(child, names) == n8n_summary(N8N["waiting"]["child"])
 
 
@@ -52,7 +56,7 @@ def test_resuming_the_child_finishes_both_as_n8n(live: LiveServer) -> None:
     assert (resumed.status_code, resumed.json()) == (N8N["resume"]["status"], N8N["resume"]["body"])
     parent = live.wait_status(parent_id, "success")
     names = _names(parent_id, child_id)
-    assert summary(parent, names) == n8n_summary(N8N["finished"]["parent"])
+    assert summary(parent, names) == n8n_summary(N8N_241["finished"]["parent"])
     assert summary(live.execution(child_id), names) == n8n_summary(N8N["finished"]["child"])
     again = httpx.post(resume_url, json={"answer": "again"}, timeout=10)
     assert again.status_code == N8N["resume_again"]["status"]
@@ -72,8 +76,8 @@ def test_the_waiting_parent_cannot_be_resumed_through_its_own_url(live: LiveServ
 
 
 def test_a_child_failing_after_its_wait_fails_the_parent_with_its_error(live: LiveServer) -> None:
-    """n8n resumes the parent with the output the child had when it began waiting, as if it had succeeded; Weft
-    fails the caller with the child's error (``docs/differences.md``)."""
+    """As n8n 2.41.1 (``resumeError``): the caller fails with the child's error (2.8.4 resumed the parent with the
+    output the child had when it began waiting, as if it had succeeded)."""
     path = unique_path("subfail")
     parent, child = sub_wait_pair(path)
     after = next(n for n in child["nodes"] if n["name"] == "After")

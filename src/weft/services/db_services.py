@@ -117,7 +117,7 @@ class DbServices:
         note_sub_execution(ctx, result.execution_id, prepared.workflow.id or ctx.workflow.id)
         if result.run["status"] == "waiting":
             _check_can_wait(ctx, calls_as_tool)
-            return wait_for_child(ctx, result.run)
+            return wait_for_child(ctx, result.execution_id, result.run)
         return sub_workflow_output(ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow))
 
     async def _load(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> PreparedWorkflow:

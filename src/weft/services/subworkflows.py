@@ -1,15 +1,18 @@
-"""Sub-workflows that wait, as n8n 2.x does it (recorded from a live n8n: ``tests/subworkflows/n8n_sub_wait.json``).
+"""Sub-workflows that wait, as n8n 2.41.1 does it (recorded live: ``tests/subworkflows/n8n_2.41_sub_wait.json``, and
+2.8.4's ``n8n_sub_wait.json``).
 
 1. A child execution knows its parent: ``parentExecution: {executionId, workflowId, shouldResume}`` in its data
    and in its start node's stack entry (:func:`link_to_parent`). ``shouldResume`` is the Execute Workflow node's
-   "wait for sub-workflow completion"; a Workflow Tool leaves it out (n8n then resumes too).
-2. When the child stops in a wait, the node that called it puts its own execution to wait indefinitely
-   (``3000-01-01``) and outputs the child's output so far (:func:`wait_for_child`); both are stored ``waiting``.
-   The caller's run and stack entry carry ``metadata.subExecution`` naming the child.
+   "wait for sub-workflow completion"; a Workflow Tool leaves it out (as 2.8.4).
+2. When the child stops in a wait, the node that called it puts its own execution to wait for it (until
+   ``2999-12-31``, n8n's ``WAIT_FOR_SUB_EXECUTION``; 2.8.4 used ``3000-01-01``) and outputs the child's output so far
+   (:func:`wait_for_child`); both are stored ``waiting``. The caller's run and stack entry carry
+   ``metadata.subExecution`` and ``metadata.waitingChildExecutionIds`` naming the child.
 3. When the child is resumed and finishes, :func:`resume_parent` writes the child's last output into the parent's
    stack head and resumes the parent: the caller passes that output through (n8n's ``updateParentExecutionWith
-   ChildResults`` + ``WaitTracker.startExecution``). A child that fails makes the caller run again and fail with
-   the child's error (n8n resumes the parent with the stale output; ``docs/differences.md``).
+   ChildResults`` + ``WaitTracker.startExecution``). A child that fails leaves its error as the head's
+   ``metadata.resumeError``: the caller runs again and fails with it, or outputs it as an error item when it
+   continues on fail (2.41.1; 2.8.4 resumed the parent with the stale output).
 
 Everything lives in the database, so a restart between the wait and the resume changes nothing; a parent whose
 child finished while the process stopped is resumed at the next start (:func:`resume_orphaned_parents`).
@@ -18,10 +21,10 @@ child finished while the process stopped is resumed at the next start (:func:`re
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from weft.nodes.builtin.execute_workflow import SUB_EXECUTION_ERROR
-from weft.nodes.builtin.wait import WAIT_INDEFINITELY
+from weft.nodes.builtin.execute_workflow import RESUME_ERROR, WAITING_CHILDREN
 from weft.nodes.contract import ExecuteContext
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
 from weft.workflow import NodeOutput, Run, RunExecutionData, Workflow
@@ -29,6 +32,8 @@ from weft.workflow import NodeOutput, Run, RunExecutionData, Workflow
 if TYPE_CHECKING:
     from weft.services.runner import RunResult, WorkflowRunner
 
+#: n8n's ``WAIT_FOR_SUB_EXECUTION``: how long a parent waits for its child (the child resumes it before).
+WAIT_FOR_SUB_EXECUTION = datetime(2999, 12, 31, tzinfo=UTC)
 #: The statuses of a child that will not change any more.
 FINISHED = frozenset({"success", "error", "canceled", "crashed"})
 
@@ -65,9 +70,13 @@ def note_sub_execution(ctx: ExecuteContext, execution_id: str, workflow_id: str 
     entry["metadata"] = {**(entry.get("metadata") or {}), "subExecution": link, "subExecutionsCount": 1}
 
 
-def wait_for_child(ctx: ExecuteContext, run: Run) -> NodeOutput:
-    """The caller waits with its child (indefinitely: the child resumes it); the child's output so far."""
-    ctx.put_execution_to_wait(WAIT_INDEFINITELY)
+def wait_for_child(ctx: ExecuteContext, child_id: str, run: Run) -> NodeOutput:
+    """The caller waits for its child (which resumes it); the child's output so far."""
+    entry = getattr(ctx, "execute_data", None)
+    if isinstance(entry, dict):
+        metadata = entry.get("metadata") or {}
+        entry["metadata"] = {**metadata, WAITING_CHILDREN: [*(metadata.get(WAITING_CHILDREN) or []), child_id]}
+    ctx.put_execution_to_wait(WAIT_FOR_SUB_EXECUTION)
     return last_output(run) or [[]]
 
 
@@ -92,22 +101,22 @@ async def resume_parent(runner: WorkflowRunner, child: RunResult) -> None:
 
 async def resume_orphaned_parents(runner: WorkflowRunner, *, limit: int = 1000) -> list[str]:
     """Resume the parents still waiting for a child that has finished: the process stopped between the child's end
-    and its parent's resume. Run at start-up; the claim makes it safe in every process at once."""
+    and its parent's resume (n8n 2.41.1's "parked parents"). Run at start-up; the claim keeps it to one resume."""
+    from weft.services.runner import RunResult
+
     resumed: list[str] = []
     waiting = await runner.db(runner.store.executions.list, statuses=["waiting"], limit=limit)
     for row in waiting:
-        if row.wait_till is None or row.wait_till < WAIT_INDEFINITELY:  # a child-held parent waits indefinitely
+        if row.wait_till is None or row.wait_till < WAIT_FOR_SUB_EXECUTION:  # not a parent waiting for a child
             continue
         parent = await runner.db(runner.store.executions.get, row.id)
-        awaited = _awaited_child(parent.data if parent else None)
-        child = await runner.db(runner.store.executions.get, str(awaited["executionId"])) if awaited else None
-        if child is None or child.status not in FINISHED:
-            continue
-        run = cast(Run, {"status": child.status, "data": child.data or {}})
-        from weft.services.runner import RunResult
-
-        await _resume_waiting_parent(runner, row.id, RunResult(execution_id=child.id, run=run, saved=True))
-        resumed.append(row.id)
+        for child_id in _awaited_children(parent.data if parent else None):
+            child = await runner.db(runner.store.executions.get, child_id)
+            if child is not None and child.status in FINISHED:
+                run = cast(Run, {"status": child.status, "data": child.data or {}})
+                await _resume_waiting_parent(runner, row.id, RunResult(execution_id=child.id, run=run, saved=True))
+                resumed.append(row.id)
+                break
     return resumed
 
 
@@ -126,30 +135,35 @@ async def _resume_waiting_parent(runner: WorkflowRunner, parent_id: str, child: 
         await runner.resume_claimed(claimed, resume_items=[dict(i) for i in output[0]])  # type: ignore[misc]
         return
     error = child.run["data"]["resultData"].get("error") or {"message": f"The sub-workflow ended {child.run['status']}"}
-    if claimed.data is not None:
-        cast(dict[str, Any], claimed.data)["waitReason"] = "resume-node"
-    await runner.resume_claimed(claimed, resume_request={SUB_EXECUTION_ERROR: dict(error)})
+    if claimed.data is not None:  # the caller runs again and fails with the child's error (n8n's resumeError)
+        plain = cast(dict[str, Any], claimed.data)
+        plain["waitReason"] = "resume-node"
+        head = plain["executionData"]["nodeExecutionStack"][0]
+        head["metadata"] = {**(head.get("metadata") or {}), RESUME_ERROR: dict(error)}
+    await runner.resume_claimed(claimed)
 
 
 def _waits_for(data: RunExecutionData | None, child_id: str) -> bool:
     """Whether the parent's stack head is the node that waits for ``child_id`` (nothing else may resume it)."""
-    sub = _awaited_child(data)
-    return sub is not None and str(sub.get("executionId")) == str(child_id)
+    return str(child_id) in _awaited_children(data)
 
 
 def waits_for_sub_execution(data: RunExecutionData | None) -> bool:
     """Whether a waiting execution waits for a child (then only the child resumes it, never its resume URL)."""
-    return _awaited_child(data) is not None
+    return bool(_awaited_children(data))
 
 
-def _awaited_child(data: RunExecutionData | None) -> dict[str, Any] | None:
+def _awaited_children(data: RunExecutionData | None) -> list[str]:
+    """The ids in the stack head's ``waitingChildExecutionIds``."""
     plain = cast(dict[str, Any], data or {})
     stack = (plain.get("executionData") or {}).get("nodeExecutionStack") or []
-    sub = (stack[0].get("metadata") or {}).get("subExecution") if stack else None
-    return sub if isinstance(sub, dict) else None
+    waiting = (stack[0].get("metadata") or {}).get(WAITING_CHILDREN) if stack else None
+    return [str(i) for i in waiting] if isinstance(waiting, list) else []
 
 
 __all__ = [
+    "FINISHED",
+    "WAIT_FOR_SUB_EXECUTION",
     "last_output",
     "link_to_parent",
     "note_sub_execution",

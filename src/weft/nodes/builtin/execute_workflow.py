@@ -6,7 +6,7 @@ sub-execution; ``mode: each`` runs one sub-execution per item and pairs its resu
 
 A sub-workflow that waits makes this node's execution wait (the host's business, ``weft.services.subworkflows``);
 when the child finishes the host resumes it: with the child's output passed through, or, when the child failed,
-by running this node again with the child's error under its stack entry's ``metadata.resumeRequest``.
+by running this node again with the child's error as its stack entry's ``metadata.resumeError`` (n8n 2.41.1).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from weft.nodes.builtin.execute_workflow_trigger import declared_item
 from weft.nodes.contract import ExecuteContext, ExecutionServices, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
 
-#: The key of a resumed node's ``resumeRequest`` holding the error its waiting sub-workflow ended with.
-SUB_EXECUTION_ERROR = "subExecutionError"
+#: The stack-entry metadata of a node that waits for sub-executions: their ids, and the error one ended with.
+WAITING_CHILDREN = "waitingChildExecutionIds"
+RESUME_ERROR = "resumeError"
 
 
 class ExecuteWorkflow(NodeType):
@@ -104,8 +105,7 @@ def resumed_sub_execution_error(ctx: ExecuteContext) -> dict[str, Any] | None:
     """The error of the sub-workflow this node waited for, when the node runs again because the child failed."""
     entry = getattr(ctx, "execute_data", None)
     metadata = (entry.get("metadata") if isinstance(entry, dict) else None) or {}
-    request = metadata.get("resumeRequest")
-    error = request.get(SUB_EXECUTION_ERROR) if isinstance(request, dict) else None
+    error = metadata.get(RESUME_ERROR) if metadata.get(WAITING_CHILDREN) else None
     return error if isinstance(error, dict) else None
 
 
