@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from weft.ai.agent_catalog import agent_registry
+from weft.ai.tools.workflow_tool import WAITING_PLACEHOLDER
 from weft.db.store import Store
 from weft.services.import_export import open_store
 from weft.services.prepared import prepare
 from weft.services.runner import WorkflowRunner
+from weft.services.waiting import claim_waiting
 from weft.settings import Settings
 from weft.testing import OracleOpenAIServer
 from weft.testing.workflows import connect, node, workflow
@@ -129,8 +131,8 @@ async def test_database_sub_workflow_with_mapped_inputs_under_agent_v3(store: tu
     stored = db.executions.get(sub.id)
     assert stored is not None and stored.data is not None
     assert (stored.mode, stored.status, stored.workflow_id) == ("integrated", "success", CHILD_ID)
-    # n8n's Workflow Tool 2.8.4 links without shouldResume (2.41.1 adds it; nothing resumes a tool's parent yet)
-    assert stored.data["parentExecution"] == {"executionId": result.execution_id, "workflowId": PARENT_ID}
+    link = {"executionId": result.execution_id, "workflowId": PARENT_ID, "shouldResume": True}  # as 2.41.1
+    assert stored.data["parentExecution"] == link
     tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
     assert tool_run["metadata"]["subExecution"] == {"executionId": sub.id, "workflowId": CHILD_ID}
 
@@ -168,13 +170,72 @@ async def test_a_missing_sub_workflow_names_its_id(store: tuple[Store, Settings]
     assert "doesNotExist0001" in requests[1]["messages"][-1]["content"]
 
 
-async def test_a_sub_workflow_that_waits_is_a_tool_error(store: tuple[Store, Settings]) -> None:
-    waiting = child()
+def waiting_child() -> dict[str, Any]:
+    """Start → Wait (resume by webhook) → Forecast, which reads the trigger's item."""
+    data = child()
     wait = node("Wait", "n8n-nodes-base.wait", {"resume": "webhook", "options": {}}, version=1.1)
-    waiting["nodes"][1] = {**wait, "webhookId": "0b8c3c53-8a73-4a43-9d63-5d6f2b8a0c11"}
-    waiting["connections"] = {"Start": {"main": [[{"node": "Wait", "type": "main", "index": 0}]]}}
-    result, requests = await _run(store, waiting, parent())
+    forecast = "={{ 'sunny in ' + $('Start').item.json.city + ' for ' + $('Start').item.json.days + ' days' }}"
+    data["nodes"][1]["parameters"]["assignments"]["assignments"][0]["value"] = forecast
+    data["nodes"].append({**wait, "webhookId": "0b8c3c53-8a73-4a43-9d63-5d6f2b8a0c11"})
+    data["connections"] = {
+        "Start": {"main": [[{"node": "Wait", "type": "main", "index": 0}]]},
+        "Wait": {"main": [[{"node": "Forecast", "type": "main", "index": 0}]]},
+    }
+    return data
+
+
+async def test_a_waiting_sub_workflow_holds_the_agent_until_it_finishes(store: tuple[Store, Settings]) -> None:
+    """As n8n 2.41.1: the execution waits with the tool's sub-workflow (the tool's result meanwhile is n8n's
+    placeholder); resuming the child resumes the agent with the child's result."""
+    db, settings = store
+    db.workflows.create(waiting_child())
+    runner = WorkflowRunner(db, settings, agent_registry())
+    with OracleOpenAIServer(SCRIPT) as model:
+        key = {"apiKey": "sk-test", "url": model.base_url}
+        db.credentials.create("Fake OpenAI", "openAiApi", key, id=CREDENTIAL["openAiApi"]["id"])
+        started = await runner.run(prepare(parent(), runner.registry), mode="manual")
+        assert started.run["status"] == "waiting" and len(model.log) == 1
+        tool_run = started.run["data"]["resultData"]["runData"]["Get Weather"][0]
+        assert tool_run["executionStatus"] == "waiting"
+        assert tool_run["data"]["ai_tool"][0][0]["json"] == WAITING_PLACEHOLDER
+        (sub,) = _children(db, started.execution_id)
+        claimed = await claim_waiting(runner, sub.id, check_signature=False)
+        await runner.resume_claimed(claimed, resume_items=[{"json": {"body": {}}}])
+        await runner.drain(10)
+        requests = [entry["request"] for entry in model.log]
+    runner.close()
+    done = db.executions.get(started.execution_id)
+    assert done is not None and done.status == "success" and done.data is not None
+    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"forecast": "sunny in Paris for 3 days"}]
+    answer = done.data["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0][0]["json"]["output"]
+    assert answer == 'Forecast: [{"forecast":"sunny in Paris for 3 days"}]'
+
+
+async def test_inside_an_older_agent_a_waiting_sub_workflow_is_a_tool_error(store: tuple[Store, Settings]) -> None:
+    result, requests = await _run(store, waiting_child(), parent(agent_version=2.2))
+    assert result.run["status"] == "success"
     tool_run = result.run["data"]["resultData"]["runData"]["Get Weather"][0]
-    message = "The sub-workflow went into a waiting state: a Workflow Tool cannot wait for it"
-    assert tool_run["error"]["message"] == message
-    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"error": message}]
+    assert "cannot wait for" in tool_run["data"]["ai_tool"][0][0]["json"]["error"]
+    assert "cannot wait for" in requests[1]["messages"][-1]["content"]
+
+
+async def test_a_sub_workflow_failing_after_its_wait_is_a_tool_error(store: tuple[Store, Settings]) -> None:
+    db, settings = store
+    failing = waiting_child()
+    failing["nodes"][1] = node("Forecast", "n8n-nodes-base.stopAndError", {"errorMessage": "storm"})
+    db.workflows.create(failing)
+    runner = WorkflowRunner(db, settings, agent_registry())
+    with OracleOpenAIServer(SCRIPT) as model:
+        key = {"apiKey": "sk-test", "url": model.base_url}
+        db.credentials.create("Fake OpenAI", "openAiApi", key, id=CREDENTIAL["openAiApi"]["id"])
+        started = await runner.run(prepare(parent(), runner.registry), mode="manual")
+        (sub,) = _children(db, started.execution_id)
+        await runner.resume_claimed(await claim_waiting(runner, sub.id, check_signature=False))
+        await runner.drain(10)
+        requests = [entry["request"] for entry in model.log]
+    runner.close()
+    done = db.executions.get(started.execution_id)
+    assert done is not None and done.status == "success" and done.data is not None
+    tool_runs = done.data["resultData"]["runData"]["Get Weather"]
+    assert [(run["executionStatus"], run["error"]["message"]) for run in tool_runs] == [("error", "storm")]
+    assert json.loads(requests[1]["messages"][-1]["content"]) == [{"error": "storm"}]

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 #: Called with the response a Respond to Webhook node built (at most once per execution).
 ResponseSink = Callable[[WebhookResponse], None]
 
-#: The node whose sub-workflow may wait (the parent waits with it); a Workflow Tool's may not yet.
+#: The node that calls sub-workflows; others that do (the Workflow Tool) call them as tools.
 EXECUTE_WORKFLOW = "n8n-nodes-base.executeWorkflow"
 
 
@@ -107,7 +107,7 @@ class DbServices:
             start_node=start,
             trigger_items=[dict(i) for i in items],  # type: ignore[misc]
             parent_execution_id=self.execution_id,
-            parent_execution=parent_link(self.execution_id, ctx.workflow, None if calls_as_tool else wait),
+            parent_execution=parent_link(self.execution_id, ctx.workflow, True if calls_as_tool else wait),
             depth=self.depth + 1,
         )
         if not wait:
@@ -143,12 +143,16 @@ class DbServices:
 
 def _check_can_wait(ctx: ExecuteContext, calls_as_tool: bool) -> None:
     """A waiting sub-workflow can hold its parent only when it is the parent's one call (n8n would resume the parent
-    with whichever child finished first)."""
-    if calls_as_tool:
+    with whichever child finished first), and a tool's only when the engine runs the tool (an agent of version 3),
+    not when an older agent runs it inside its own run."""
+    entry = getattr(ctx, "execute_data", None)
+    run_by_engine = isinstance(entry, dict) and bool((entry.get("node") or {}).get("rewireOutputLogTo"))
+    if calls_as_tool and not run_by_engine:
         raise NodeOperationError(
             ctx.node.name,
-            "The sub-workflow went into a waiting state: a Workflow Tool cannot wait for it",
-            description="Remove the Wait from the sub-workflow, or call it with an Execute Workflow node.",
+            "The sub-workflow went into a waiting state, which a tool run inside an agent before version 3 "
+            "cannot wait for",
+            description="Use an AI Agent of version 3 or later, or remove the Wait from the sub-workflow.",
         )
     if ctx.get_node_parameter("mode", 0, "once") == "each" and len(ctx.get_input_data()) > 1:
         raise NodeOperationError(

@@ -15,6 +15,8 @@ As n8n 2.8.4 does it (recorded: cases a170-a179):
   by an older agent, the model gets the result as n8n's ``JSON.stringify(…, null, 2)``.
 * **A failure**: run by the engine, the tool's run fails with the sub-workflow's error, which the agent passes to
   the model (n8n 2.41.1); run inline, the result is ``There was an error: "<message>"``.
+* **A sub-workflow that waits** (run by the engine): the execution waits with it and the tool's result is n8n
+  2.41.1's placeholder; when the child finishes, the tool's run becomes the child's result and the agent goes on.
 * **Version 1 under an agent of version 3**: n8n cannot run it (2.8.4: "Invalid URL", 2.41.1: "has a
   ``supplyData`` method but no ``execute`` method"); Weft runs it like version 2 (``docs/differences.md``).
 """
@@ -32,6 +34,7 @@ from weft.ai.tools.base import TOOL_OUTPUTS, string_input_schema
 from weft.errors import NodeOperationError, WeftError
 from weft.expressions.fromai import FromAIError, from_ai_json_schema
 from weft.nodes._tool_call_context import ToolCallContext
+from weft.nodes.builtin.execute_workflow import WAITING_CHILDREN, resumed_sub_execution_error
 from weft.nodes.contract import (
     ExecuteContext,
     NodeContext,
@@ -46,6 +49,11 @@ from weft.workflow.jsjson import normalize_numbers
 
 #: n8n's ``workflowJson`` default (the editor's empty code box).
 EMPTY_JSON = "\n" * 9
+#: The tool's result while its sub-workflow waits (n8n 2.41.1's ``SUB_WORKFLOW_WAITING_PLACEHOLDER``).
+WAITING_PLACEHOLDER = {
+    "status": "Sub-workflow is paused (waiting for a human response or a scheduled resume); this run will resume "
+    "automatically with the result. Do not call this tool again."
+}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, slots=True)
@@ -95,6 +103,9 @@ class ToolWorkflow(NodeType):
         """A run the engine makes for an agent (or on its own): each input item is one call. A call that failed
         after its tries fails the run (n8n 2.41.1; 2.8.4 output ``There was an error: …`` as a response): the agent
         tells the model the error."""
+        failed_child = resumed_sub_execution_error(ctx)
+        if failed_child is not None:  # its waiting sub-workflow failed after the wait
+            raise NodeOperationError(ctx.node.name, str(failed_child.get("message") or "The sub-workflow failed"))
         out: list[Item] = []
         for index, item in enumerate(ctx.get_input_data()):
             result = await call_workflow(ctx, tool_query(ctx, item.get("json") or {}, index), index)
@@ -197,14 +208,23 @@ async def _run(ctx: ExecuteContext, query: Any, item_index: int) -> Any:
         raise NodeOperationError(ctx.node.name, "This execution cannot run sub-workflows: it has no services")
     items = [{"json": _input_json(ctx, query, item_index)}]
     output = await ctx.services.execute_workflow(ctx, workflow, items, wait=True)  # type: ignore[arg-type]
+    all_items = float(ctx.node.typeVersion) > 2
+    if _waits_for_child(ctx):  # the execution waits with its child, which resumes it with its result
+        return [{"json": dict(WAITING_PLACEHOLDER)}] if all_items else dict(WAITING_PLACEHOLDER)
     first = list((output or [[]])[0] or [])
-    if float(ctx.node.typeVersion) > 2:
+    if all_items:
         response: Any = first or None
     else:
         response = first[0].get("json") if first else None
     if response is None:
         raise NodeOperationError(ctx.node.name, 'There was an error: "The workflow did not return a response"')
     return response
+
+
+def _waits_for_child(ctx: NodeContext) -> bool:
+    entry = getattr(ctx, "execute_data", None)
+    metadata = (entry.get("metadata") if isinstance(entry, dict) else None) or {}
+    return bool(metadata.get(WAITING_CHILDREN))
 
 
 def _workflow_json(ctx: NodeContext, item_index: int) -> dict[str, Any] | None:
