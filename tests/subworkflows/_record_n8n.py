@@ -7,6 +7,11 @@ executed."): ``n8n import:workflow --input=â€¦``, ``n8n publish:workflow --id=â€
     .venv/bin/python tests/subworkflows/_record_n8n.py http://127.0.0.1:5787
     .venv/bin/python tests/subworkflows/_record_n8n.py http://127.0.0.1:5787 n8n_2.41_sub_wait.json   # 2.41.1
 
+The Workflow Tool case (``n8n/tool_wait_*.json``, both published; the oracle's fake model serving
+``n8n/tool_wait_llm_script.json`` on the port of the ``Fake OpenAI (acceptance)`` credential, logging to a file)::
+
+    .venv/bin/python tests/subworkflows/_record_n8n.py --tool http://127.0.0.1:5787 llm.jsonl n8n_2.41_tool_wait.json
+
 It sets up the owner, makes an API key, calls the parent's webhook, and reads both executions through the
 public API while they wait; then it resumes the child through the resume URL its ``Before`` node recorded
 and reads both again once they have finished. It writes ``tests/subworkflows/n8n_sub_wait.json``: the
@@ -130,5 +135,31 @@ def main(base: str, out_name: str = "n8n_sub_wait.json") -> None:
     print(f"wrote {target}")
 
 
+def main_tool(base: str, llm_log: str, out_name: str) -> None:
+    """The Workflow Tool case (``n8n/tool_wait_*.json``): an AI Agent 3.1 whose tool's sub-workflow waits."""
+    api = api_client(base)
+    first = last_id(api) + 1
+    ids = [first, first + 1]
+    out: dict[str, Any] = {}
+    answer = httpx.get(f"{base}/webhook/tool-wait", timeout=30)
+    out["webhook"] = {"status": answer.status_code, "body": answer.json()}
+    parent, child = wait_for(api, ids, "waiting")
+    names = {parent["id"]: "<parent>", child["id"]: "<child>"}
+    out["waiting"] = {"parent": summary(parent, names), "child": summary(child, names)}
+    before = child["data"]["resultData"]["runData"]["Before"][0]["data"]["main"][0][0]["json"]
+    resumed = httpx.post(before["resumeUrl"], json={"answer": "yes"}, timeout=30)
+    out["resume"] = {"status": resumed.status_code, "body": resumed.json()}
+    finished = wait_for(api, ids, "success")
+    out["finished"] = {"parent": summary(finished[0], names), "child": summary(finished[1], names)}
+    requests = [json.loads(line)["request"] for line in Path(llm_log).read_text().splitlines() if line.strip()]
+    out["model_requests"] = [{"tools": r.get("tools"), "messages": r["messages"]} for r in requests]
+    target = HERE / out_name
+    target.write_text(json.dumps(_rename(out, names), indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {target}")
+
+
 if __name__ == "__main__":
-    main(*(sys.argv[1:] or ["http://127.0.0.1:5787"]))
+    if sys.argv[1:2] == ["--tool"]:  # --tool BASE FAKE_LLM_LOG OUT_NAME
+        main_tool(*sys.argv[2:5])
+    else:
+        main(*(sys.argv[1:] or ["http://127.0.0.1:5787"]))

@@ -16,6 +16,7 @@ import pytest
 from weft.ai.agent_catalog import agent_registry
 from weft.ai.tools.workflow_tool import WAITING_PLACEHOLDER
 from weft.db.store import Store
+from weft.engine.irun import iso
 from weft.services.import_export import open_store
 from weft.services.prepared import prepare
 from weft.services.runner import WorkflowRunner
@@ -23,6 +24,8 @@ from weft.services.waiting import claim_waiting
 from weft.settings import Settings
 from weft.testing import OracleOpenAIServer
 from weft.testing.workflows import connect, node, workflow
+
+from .conftest import recorded
 
 LC = "@n8n/n8n-nodes-langchain."
 CREDENTIAL = {"openAiApi": {"id": "fakeOpenAi000001", "name": "Fake OpenAI"}}
@@ -239,3 +242,62 @@ async def test_a_sub_workflow_failing_after_its_wait_is_a_tool_error(store: tupl
     tool_runs = done.data["resultData"]["runData"]["Get Weather"]
     assert [(run["executionStatus"], run["error"]["message"]) for run in tool_runs] == [("error", "storm")]
     assert json.loads(requests[1]["messages"][-1]["content"]) == [{"error": "storm"}]
+
+
+def _tool_run(run: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """A tool run as the recording keeps it: status, items' json, and the sub-execution links (ids → symbols)."""
+    metadata = run.get("metadata") or {}
+    return {
+        "executionStatus": run["executionStatus"],
+        "json": [item["json"] for item in run["data"]["ai_tool"][0]],
+        "subExecution": names.get(str(metadata["subExecution"]["executionId"])),
+        "waitingChildExecutionIds": [names.get(str(i)) for i in metadata["waitingChildExecutionIds"]],
+    }
+
+
+async def test_the_recorded_tool_wait_as_n8n_2_41(store: tuple[Store, Settings]) -> None:
+    """n8n 2.41.1, recorded live (``n8n_2.41_tool_wait.json``): an AI Agent 3.1 whose Workflow Tool's sub-workflow
+    waits; the parent waits until 2999-12-31 with the placeholder as the tool's result, and the child's resume
+    finishes both, the model reading the child's result."""
+    golden = recorded("n8n_2.41_tool_wait.json")
+    db, settings = store
+    db.workflows.create(recorded("n8n/tool_wait_child.json"))
+    runner = WorkflowRunner(db, settings, agent_registry())
+    with OracleOpenAIServer(recorded("n8n/tool_wait_llm_script.json")) as model:
+        key = {"apiKey": "sk-test", "url": model.base_url}
+        db.credentials.create("Fake OpenAI (acceptance)", "openAiApi", key, id="accFakeOpenAi0001")
+        parent = prepare(recorded("n8n/tool_wait_parent.json"), runner.registry)
+        started = await runner.run(parent, mode="webhook", trigger_items=[{"json": {"body": {}}}])
+        (sub,) = _children(db, started.execution_id)
+        names = {started.execution_id: "<parent>", sub.id: "<child>"}
+        waiting = db.executions.get(started.execution_id)
+        assert waiting is not None and waiting.data is not None
+        expected = golden["waiting"]["parent"]
+        assert (waiting.status, iso(waiting.wait_till)) == (expected["status"], expected["waitTill"])
+        tool = waiting.data["resultData"]["runData"]["Get Weather"][0]
+        golden_tool = expected["runData"]["Get Weather"][0]
+        assert _tool_run(tool, names) == {**_tool_run(golden_tool, {"<child>": "<child>"})}
+        link = db.executions.get(sub.id).data["parentExecution"]  # type: ignore[union-attr]
+        assert {**link, "executionId": names[link["executionId"]]} == {
+            k: v for k, v in golden["waiting"]["child"]["parentExecution"].items() if k != "executionContext"
+        }
+        resume_url = db.executions.get(sub.id).data["resultData"]["runData"]["Before"][0]  # type: ignore[union-attr]
+        assert "/webhook-waiting/" in resume_url["data"]["main"][0][0]["json"]["resumeUrl"]
+        claimed = await claim_waiting(runner, sub.id, check_signature=False)
+        await runner.resume_claimed(claimed, resume_items=[{"json": {"body": {"answer": "yes"}}}])
+        await runner.drain(10)
+        requests = [entry["request"] for entry in model.log]
+    runner.close()
+    done = db.executions.get(started.execution_id)
+    assert done is not None and done.data is not None and done.status == golden["finished"]["parent"]["status"]
+    runs = done.data["resultData"]["runData"]
+    finished = golden["finished"]["parent"]["runData"]
+    assert _tool_run(runs["Get Weather"][0], names) == _tool_run(finished["Get Weather"][0], {"<child>": "<child>"})
+    assert runs["AI Agent"][0]["data"]["main"][0][0]["json"] == finished["AI Agent"][0]["data"]["main"][0][0]["json"]
+    assert [m["content"] for m in requests[1]["messages"] if m["role"] == "tool"] == [
+        m["content"] for m in golden["model_requests"][1]["messages"] if m["role"] == "tool"
+    ]
+    assert (
+        requests[0]["tools"][0]["function"]["parameters"]["properties"]
+        == (golden["model_requests"][0]["tools"][0]["function"]["parameters"]["properties"])
+    )
