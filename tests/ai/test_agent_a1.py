@@ -110,7 +110,7 @@ async def test_a1_run_data_has_n8n_shape() -> None:
         assert "ai_languageModel" in model_run["data"] and "ai_languageModel" in model_run["inputOverride"]
     calculator = run_data["Calculator"][0]
     assert calculator["data"]["ai_tool"][0][0]["json"] == {"response": "83810205"}
-    assert calculator["inputOverride"]["ai_tool"][0][0]["json"] == {"input": "12345 * 6789", "toolCallId": "call_1"}
+    assert calculator["inputOverride"]["ai_tool"][0][0]["json"] == {"input": "12345 * 6789"}
 
 
 async def test_a1_output_and_execution_order() -> None:

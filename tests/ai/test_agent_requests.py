@@ -89,7 +89,7 @@ async def test_tool_results_reach_the_model_as_n8n_sends_them(registry: NodeRegi
     assert output_json(run, "AI Agent") == [{"output": 'It is [{"response":"83810205"}]'}]
     tool = _runs(run)["Calculator"][0]
     assert tool["data"] == {"ai_tool": [[{"json": {"response": "83810205"}, "pairedItem": {"item": 0}}]]}
-    assert tool["inputOverride"]["ai_tool"][0][0]["json"] == {"input": "12345 * 6789", "toolCallId": "call_1"}
+    assert tool["inputOverride"]["ai_tool"][0][0]["json"] == {"input": "12345 * 6789"}
     assert "Human: What is 6*7?" in model_prompts(run)[0]
 
 

@@ -47,7 +47,7 @@ async def test_requester_keeps_one_run_and_tools_log_under_ai_tool(registry):
     assert "main" not in tool[0]["data"]
     assert tool[0]["data"]["ai_tool"][0][0]["json"]["echoed"] is True
     assert tool[0]["inputOverride"]["ai_tool"][0][0] == {
-        "json": {"query": "test input", "toolCallId": "action_1_0"},
+        "json": {"query": "test input"},  # the arguments only, as n8n shows them
         "pairedItem": {
             "item": 0,
             "input": 0,

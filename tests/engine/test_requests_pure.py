@@ -121,7 +121,7 @@ def test_placeholder_run_is_reserved_per_tool_with_input_override_and_source():
     entries = _handle(_request("Tool A"), run_data=run_data)
     placeholder = run_data["Tool A"][1]
     assert entries[0]["runIndex"] == 1
-    assert placeholder["inputOverride"]["ai_tool"][0][0]["json"]["toolCallId"] == "call_0"
+    assert "toolCallId" not in placeholder["inputOverride"]["ai_tool"][0][0]["json"]  # n8n shows the arguments
     assert placeholder["source"] == [{"previousNode": "AI Agent", "previousNodeOutput": 0, "previousNodeRun": 0}]
     assert "data" not in placeholder and "executionStatus" not in placeholder
 

@@ -99,6 +99,19 @@ def run_sources(irun: Mapping[str, Any]) -> dict[str, list[Any]]:
     return {name: [(task or {}).get("source") for task in runs or []] for name, runs in run_data.items()}
 
 
+def run_tool_inputs(irun: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """What each run of a node run as a tool shows as its input (``inputOverride.ai_tool``): the model's arguments."""
+    run_data = ((irun.get("data") or {}).get("resultData") or {}).get("runData") or {}
+    out: dict[str, list[Any]] = {}
+    for name, runs in run_data.items():
+        inputs = [((task or {}).get("inputOverride") or {}).get("ai_tool") for task in runs or []]
+        if any(i is not None for i in inputs):
+            out[name] = [
+                None if i is None else [[(item or {}).get("json") for item in x or []] for x in i] for i in inputs
+            ]
+    return out
+
+
 def drop_step_text(value: Any) -> Any:
     """Remove ``log``/``messageLog`` from every ``intermediateSteps[].action`` (in place); returns ``value``."""
     if isinstance(value, dict):

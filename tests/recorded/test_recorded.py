@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from ._cases import CASES, Case, all_cases, run_with_weft
-from ._normalize import canonical, diff, normalize_requests, normalize_run, render, run_sources, tolerated
+from ._normalize import (
+    canonical,
+    diff,
+    normalize_requests,
+    normalize_run,
+    render,
+    run_sources,
+    run_tool_inputs,
+    tolerated,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE_LIST = all_cases()
@@ -27,8 +36,16 @@ async def test_weft_matches_n8n(case: Case) -> None:
     differences = [d for d in diff(expected, normalize_run(run)) if not tolerated(d, case.tolerance)]
     assert not differences, f"{case.name}: Weft differs from {source}:\n{render(differences)}"
     if source != "expected_weft.json":  # each run's `source` too (not in the normalized form; no tolerance)
-        differences = diff(run_sources(json.loads(case.file(source).read_text())), run_sources(run), "source")
+        recorded = json.loads(case.file(source).read_text())
+        differences = diff(run_sources(recorded), run_sources(run), "source")
         assert not differences, f"{case.name}: run sources differ from {source}:\n{render(differences)}"
+        # and what a tool's run shows as its input: the model's arguments
+        differences = [
+            d
+            for d in diff(run_tool_inputs(recorded), run_tool_inputs(run), "toolInput")
+            if not tolerated(d, case.tolerance)
+        ]
+        assert not differences, f"{case.name}: tool inputs differ from {source}:\n{render(differences)}"
     if case.is_ai:
         source, expected_requests = case.expected_requests()
         actual_requests = normalize_requests(requests)

@@ -251,9 +251,9 @@ class SupplyContext(_BaseContext):
             "executionTime": 0,
             "executionStatus": "running",
             "source": [{"previousNode": self.parent_node_name, "previousNodeRun": self._parent_run_index}],
-            "inputOverride": {connection_type: data},  # type: ignore[dict-item]
         }
-        if data:
+        if data:  # a sub-node that failed to supply its data has no input (n8n: cases a051, a145)
+            task["inputOverride"] = {connection_type: data}  # type: ignore[dict-item]
             # as n8n: the input is the run's data until the output replaces it (a failed run keeps it; a066)
             task["data"] = {connection_type: data}  # type: ignore[dict-item]
         runs.append(task)

@@ -115,7 +115,8 @@ def _requested_entry(
         "executionIndex": 0,
         "executionTime": 0,
         "source": [{"previousNode": parent_name, "previousNodeOutput": 0, "previousNodeRun": parent_run}],
-        "inputOverride": {action.type: [[_copy_item(item)]]},
+        # n8n shows the model's arguments only (its displayJson); the node's input is the merged item
+        "inputOverride": {action.type: [[_copy_item({**item, "json": dict(action.input)})]]},
     }
     runs.append(placeholder)
     node_json = workflow.node_json(action.node_name)

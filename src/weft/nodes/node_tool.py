@@ -18,7 +18,7 @@ from weft.errors import NodeOperationError
 from weft.expressions.fromai import FromAIError, from_ai_json_schema
 from weft.nodes._tool_call_context import ToolCallContext
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, ToolSpec
-from weft.nodes.tool_input import check_tool_input
+from weft.nodes.tool_input import check_tool_input, parsed_tool_input
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, Item, NodeModel
 from weft.workflow.jsjson import js_json
@@ -111,6 +111,7 @@ async def invoke_node_inline(
     agent before the node runs (case a126).
     """
     check_tool_input(ctx.parent_node_name, schema, arguments)
+    arguments = parsed_tool_input(schema, arguments)
     tries, wait_ms = _retries(ctx.node)
     for attempt in range(tries):
         if attempt and wait_ms:

@@ -59,4 +59,17 @@ def check_tool_input(agent_name: str, schema: Mapping[str, Any], arguments: Mapp
         raise NodeOperationError(agent_name, message, description="Original error: ToolInputParsingException")
 
 
-__all__ = ["check_tool_input", "tool_input_issues"]
+def parsed_tool_input(schema: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments as zod's parse returns them, what n8n runs the tool with and records as its input: the
+    schema's properties in its order with their defaults filled in (recorded: case a111), then the others."""
+    properties: Mapping[str, Any] = schema.get("properties") or {}
+    out: dict[str, Any] = {}
+    for key, prop in properties.items():
+        if key in arguments:
+            out[key] = arguments[key]
+        elif isinstance(prop, Mapping) and "default" in prop:
+            out[key] = prop["default"]
+    return {**out, **{k: v for k, v in arguments.items() if k not in out}}
+
+
+__all__ = ["check_tool_input", "parsed_tool_input", "tool_input_issues"]
