@@ -331,12 +331,13 @@ class _InlineCall(ToolCallContext):
 
 
 async def invoke_inline(ctx: SupplyDataContext, arguments: dict[str, Any]) -> str:
-    """Run the tool inside an agent before version 3: one run of this node (its input the model's arguments, its
-    output the result) and the model reads the result's text."""
-    item: Item = {"json": dict(arguments)}
-    run = ctx.add_input_data(AI_TOOL, [[item]])
-    call = _InlineCall(ctx, item, run_index=run)
-    result = await call_workflow(call, tool_query(ctx, dict(arguments), 0), 0)  # type: ignore[arg-type]
+    """Run the tool inside an agent before version 3: one run of this node (its input ``{query}``, its output the
+    result) and the model reads the result's text."""
+    query = tool_query(ctx, dict(arguments), 0)
+    # the run's input is what the tool function got (n8n's logWrapper: {query}; nothing for a missing string)
+    run = ctx.add_input_data(AI_TOOL, [[{"json": {"query": query} if query is not None else {}}]])
+    call = _InlineCall(ctx, {"json": dict(arguments)}, run_index=run)
+    result = await call_workflow(call, query, 0)  # type: ignore[arg-type]
     sub = (call.execute_data.get("metadata") or {}).get("subExecution")
     metadata = {"subExecution": sub} if sub else None
     if result.error is not None and float(ctx.node.typeVersion) < 2:
