@@ -15,6 +15,7 @@ _LC = "@n8n/n8n-nodes-langchain."
 #: ``{type name: "module:Class"}`` (imported on first use).
 AGENT_CATALOG: dict[str, str] = {
     _LC + "agent": "weft.ai.agent.node:Agent",
+    _LC + "agentTool": "weft.ai.agent.agent_tool:AgentTool",
     _LC + "mcpTrigger": "weft.ai.nodes.mcp_trigger:McpTrigger",
     _LC + "memoryBufferWindow": "weft.ai.memory.buffer_window:MemoryBufferWindow",
     _LC + "outputParserAutofixing": "weft.ai.parsers.fixing:OutputParserAutofixing",
