@@ -163,3 +163,101 @@ def test_a_waiting_child_for_one_of_several_items_fails_the_parent(live: LiveSer
     error = failed["data"]["resultData"]["runData"]["Call Child"][0]["error"]
     assert error["message"] == "Error executing workflow with item at index 0"
     assert error["description"] == "A sub-workflow run for each item went into a waiting state"
+
+
+def test_a_workflow_tool_whose_sub_workflow_waits_survives_a_killed_server(weft_process: WeftProcess) -> None:
+    """An AI Agent 3.1 (scripted model) calls a Workflow Tool whose sub-workflow waits; a real ``weft start`` is
+    SIGKILLed while both wait. Started again, resuming the child through its resume URL resumes the agent with the
+    child's result, and the parent finishes."""
+    from .test_workflow_tool import CHILD_ID, MAPPING, waiting_child
+
+    path = unique_path("toolkill")
+    child = waiting_child()  # Start → Before (keeps its resume URL) → Wait → Forecast
+    keep = {"assignments": [{"id": "r", "name": "resumeUrl", "value": "={{ $execution.resumeUrl }}", "type": "string"}]}
+    child["nodes"].append(
+        {
+            "name": "Before",
+            "type": "n8n-nodes-base.set",
+            "typeVersion": 3.4,
+            "position": [100, 0],
+            "parameters": {"assignments": keep, "includeOtherFields": True, "options": {}},
+        }
+    )
+    child["connections"]["Start"] = {"main": [[{"node": "Before", "type": "main", "index": 0}]]}
+    child["connections"]["Before"] = {"main": [[{"node": "Wait", "type": "main", "index": 0}]]}
+    turns = [
+        {"toolCalls": [{"name": "Get_Weather", "args": {"city": "Paris", "days": 3}}]},
+        "Forecast: {{last_tool_result}}",
+    ]
+    tool = {
+        "description": "Gets the weather forecast for a city.",
+        "source": "database",
+        "workflowId": {"__rl": True, "value": CHILD_ID, "mode": "id"},
+        "workflowInputs": MAPPING,
+    }
+    lc = "@n8n/n8n-nodes-langchain."
+    parent = {
+        "id": "wfToolKilled0001",
+        "name": "agent with a waiting tool",
+        "settings": {"executionOrder": "v1"},
+        "nodes": [
+            {
+                "name": "Webhook",
+                "type": "n8n-nodes-base.webhook",
+                "typeVersion": 2,
+                "position": [0, 0],
+                "webhookId": "5a6f0f7e-3c1d-4a1e-9e1b-7b2f9d0c4e11",
+                "parameters": {"path": path, "options": {}},
+            },
+            {
+                "name": "AI Agent",
+                "type": lc + "agent",
+                "typeVersion": 3.1,
+                "position": [200, 0],
+                "parameters": {"promptType": "define", "text": "Weather?", "options": {}},
+            },
+            {
+                "name": "Model",
+                "type": "weft.lmChatScripted",
+                "typeVersion": 1,
+                "position": [200, 200],
+                "parameters": {"turns": turns},
+            },
+            {
+                "name": "Get Weather",
+                "type": lc + "toolWorkflow",
+                "typeVersion": 2.2,
+                "position": [400, 200],
+                "parameters": tool,
+            },
+        ],
+        "connections": {
+            "Webhook": {"main": [[{"node": "AI Agent", "type": "main", "index": 0}]]},
+            "Model": {"ai_languageModel": [[{"node": "AI Agent", "type": "ai_languageModel", "index": 0}]]},
+            "Get Weather": {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]},
+        },
+    }
+    weft_process.start()
+    with httpx.Client(base_url=weft_process.url, timeout=10) as client:
+        log_in(client)
+        for data, active in ((child, False), (parent, True)):
+            imported = client.post("/rest/workflows/import", json=data, params={"activate": active})
+            assert imported.status_code == 201, imported.text
+
+        def only(workflow_id: str, status: str) -> Any:
+            rows = client.get("/rest/executions", params={"workflowId": workflow_id}).json()["data"]
+            return rows[0] if rows and rows[0]["status"] == status else None
+
+        assert client.get(f"/webhook/{path}").status_code == 200
+        parent_id = wait_for(lambda: only(parent["id"], "waiting"))["id"]
+        child_id = wait_for(lambda: only(child["id"], "waiting"))["id"]
+        child_data = client.get(f"/rest/executions/{child_id}").json()["data"]["data"]
+        resume_url = child_data["resultData"]["runData"]["Before"][0]["data"]["main"][0][0]["json"]["resumeUrl"]
+        weft_process.stop(signal.SIGKILL)
+        weft_process.start()
+        log_in(client)
+        assert httpx.get(resume_url, timeout=10).status_code == 200  # the Wait node's method: GET
+        wait_for(lambda: only(parent["id"], "success"))
+        data = client.get(f"/rest/executions/{parent_id}").json()["data"]["data"]
+        answer = data["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0][0]["json"]["output"]
+        assert answer == 'Forecast: [{"forecast":"sunny in Paris for 3 days"}]'
