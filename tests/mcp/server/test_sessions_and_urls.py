@@ -66,6 +66,8 @@ def test_inactive_workflows_answer_only_on_the_test_url(mcp: McpServer) -> None:
 
 
 def test_the_example_serves_its_tools(mcp: McpServer) -> None:
+    shout = json.loads(EXAMPLE.with_name("mcp_shout_workflow.json").read_text())  # the Workflow Tool's workflow
+    assert mcp.owner.post("/rest/workflows/import", json=shout).status_code == 201
     workflow: dict[str, Any] = json.loads(EXAMPLE.read_text())
     mcp.serve("example", workflow)
     url = mcp.mcp_url("example")
@@ -73,10 +75,13 @@ def test_the_example_serves_its_tools(mcp: McpServer) -> None:
         sid = client.post(url, json=INIT, headers=ACCEPT).headers["mcp-session-id"]
         headers = {**ACCEPT, "mcp-session-id": sid}
         listed = answer(client.post(url, json=rpc("tools/list"), headers=headers))["events"][0]["result"]["tools"]
-        assert [t["name"] for t in listed] == ["Repeat", "Think", "Calculator"]
+        assert [t["name"] for t in listed] == ["Shout", "Server_Health", "Repeat", "Think", "Calculator"]
         call = rpc("tools/call", {"name": "Repeat", "arguments": {"a": 3, "b": "la"}}, 2)
         repeated = answer(client.post(url, json=call, headers=headers))["events"][0]["result"]
+        call = rpc("tools/call", {"name": "Shout", "arguments": {"text": "hello"}}, 3)
+        shouted = answer(client.post(url, json=call, headers=headers))["events"][0]["result"]
     assert repeated == {"content": [{"type": "text", "text": "lalala"}]}
+    assert "HELLO!" in shouted["content"][0]["text"] and not shouted.get("isError")
 
 
 def test_a_deactivated_workflow_stops_answering(mcp: McpServer) -> None:
