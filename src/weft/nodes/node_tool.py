@@ -17,20 +17,12 @@ from typing import Any
 from weft.errors import NodeOperationError
 from weft.expressions.fromai import FromAIError, from_ai_json_schema
 from weft.nodes._tool_call_context import ToolCallContext
-from weft.nodes.contract import EngineRequest, NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.inline_requests import execute_resolving_requests
 from weft.nodes.tool_input import check_tool_input, parsed_tool_input
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, Item, NodeModel
 from weft.workflow.jsjson import js_json
-
-#: n8n 2.41.1's message when a tool run inline asks for the engine; its fix names Weft's way out.
-INLINE_ENGINE_REQUEST = (
-    "A connected tool returned an engine request to its parent agent, which is only supported for top-level node "
-    "execution."
-)
-INLINE_ENGINE_REQUEST_FIX = (
-    "Use AI Agent version 3 or later for the calling agent: it runs a sub-agent's tools through the engine."
-)
 
 
 class ToolSchemaError(NodeOperationError):
@@ -128,9 +120,8 @@ async def invoke_node_inline(
         item: Item = {"json": dict(arguments)}
         run = ctx.add_input_data(AI_TOOL, [[item]])
         try:
-            result = await node_type.execute(ToolCallContext(ctx, item, run_index=run))
-            if isinstance(result, EngineRequest):  # a sub-agent's own tool calls need the engine (case a234)
-                raise NodeOperationError(ctx.node.name, INLINE_ENGINE_REQUEST, description=INLINE_ENGINE_REQUEST_FIX)
+            # a sub-agent's own tool calls are engine requests: answered in process (beyond n8n 2.41.1, a234)
+            result = await execute_resolving_requests(node_type, ToolCallContext(ctx, item, run_index=run))  # type: ignore[arg-type]
         except Exception as error:
             describe = getattr(node_type, "tool_error_description", None)
             description = describe(error) if describe else getattr(error, "description", None)
