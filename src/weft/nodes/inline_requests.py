@@ -10,10 +10,10 @@ node is called again with the answers, at most :data:`MAX_ROUNDS` times.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from weft.errors import NodeOperationError
+from weft.nodes.connected_tools import connected_tools
 from weft.nodes.contract import (
     ActionResponse,
     EngineRequest,
@@ -23,7 +23,7 @@ from weft.nodes.contract import (
     NodeType,
     ToolSpec,
 )
-from weft.workflow import AI_TOOL, NodeOutput, TaskData
+from weft.workflow import NodeOutput, TaskData
 
 #: n8n's ``MAX_ENGINE_REQUEST_ITERATIONS``.
 MAX_ROUNDS = 50
@@ -47,7 +47,7 @@ async def execute_resolving_requests(node_type: NodeType, ctx: ExecuteContext) -
 
 
 async def _answer(ctx: ExecuteContext, request: EngineRequest) -> EngineResponse:
-    specs = [s for s in _flatten(await ctx.get_input_connection_data(AI_TOOL, 0)) if isinstance(s, ToolSpec)]
+    specs = await connected_tools(ctx, f"the Tool input of {ctx.node.name!r}")
     responses = [ActionResponse(action=action, data=await _run(specs, action)) for action in request.actions]
     return EngineResponse(action_responses=responses, metadata=request.metadata)
 
@@ -68,13 +68,6 @@ async def _run(specs: list[ToolSpec], action: ExecuteNodeAction) -> TaskData:
     except NodeOperationError as exc:
         return {"executionStatus": "error", "data": {action.type: [[{"json": {"error": exc.message}}]]}}  # type: ignore[typeddict-item]
     return {"executionStatus": "success", "data": {action.type: [[{"json": {"response": answer}}]]}}  # type: ignore[typeddict-item]
-
-
-def _flatten(values: Iterable[Any]) -> list[Any]:
-    out: list[Any] = []
-    for value in values:
-        out.extend(_flatten(value) if isinstance(value, list | tuple) else [value])
-    return out
 
 
 __all__ = ["MAX_ROUNDS", "execute_resolving_requests"]

@@ -11,20 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.errors import NodeOperationError
+from weft.workflow.jsjson import json_type
 
 _JSON_MESSAGE = "Value must be a non-empty object or a non-empty array"
 
 
 def _received(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number" if value == value else "nan"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    """zod's name of the value's type (``nan`` for NaN)."""
+    return "nan" if isinstance(value, float) and value != value else json_type(value)
 
 
 def _issue(schema: Mapping[str, Any], required: bool, present: bool, value: Any) -> str | None:

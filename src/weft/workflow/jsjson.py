@@ -28,6 +28,20 @@ def js_json(value: Any) -> str:
     return json.dumps(normalize_numbers(value), separators=(",", ":"), ensure_ascii=False)
 
 
+def json_type(value: Any) -> str:
+    """The JSON type of a value as JSON Schema and zod name it: ``null``, ``boolean``, ``number``, ``string``,
+    ``array`` or ``object``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
 def js_json_parse_error(text: str) -> str:
     """V8's ``JSON.parse(text)`` error message (Node 24, n8n 2.41's) for a text Python cannot parse either."""
     try:
@@ -84,4 +98,4 @@ def _innermost_open(text: str, pos: int) -> str:
     return stack[-1] if stack else "}"
 
 
-__all__ = ["js_json", "js_json_parse_error", "normalize_numbers"]
+__all__ = ["js_json", "js_json_parse_error", "json_type", "normalize_numbers"]

@@ -2,37 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from weft.ai.hitl.core import hitl_action_input, hitl_metadata
 from weft.ai.messages import ToolCall, ToolDefinition
 from weft.errors import NodeOperationError
+from weft.nodes.connected_tools import connected_tools
 from weft.nodes.contract import ActionMetadata, ExecuteContext, ExecuteNodeAction, ToolSpec
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL
-
-
-def _flatten(supplied: Iterable[Any]) -> list[Any]:
-    flat: list[Any] = []
-    for value in supplied:
-        if isinstance(value, list | tuple):
-            flat.extend(_flatten(value))
-        elif value is not None:
-            flat.append(value)
-    return flat
-
-
-def _nodes_reversed(specs: list[Any]) -> list[Any]:
-    """``specs`` with the runs supplied by one node kept together and in order, the nodes reversed."""
-    groups: list[list[Any]] = []
-    for spec in specs:
-        node = getattr(spec, "source_node_name", None)
-        if groups and node is not None and getattr(groups[-1][0], "source_node_name", None) == node:
-            groups[-1].append(spec)
-        else:
-            groups.append([spec])
-    return [spec for group in reversed(groups) for spec in group]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,7 +29,7 @@ class AgentTools:
         """The name n8n gives a call when it replays it to the model (its ``resolveToolName``): a toolkit's tool
         keeps its name, any other the tool name of its node (recorded: case a033, a Code Tool 1.1 named by hand)."""
         spec = self.by_name.get(name)
-        if spec is None or spec.from_toolkit:
+        if spec is None or spec.from_toolkit or spec.kind == "gated":
             return name
         return node_name_to_tool_name(spec.source_node_name)
 
@@ -58,6 +37,8 @@ class AgentTools:
         """The arguments n8n replays for a call: its action's input, so a toolkit's tool has ``tool: <name>``
         added (recorded: case a140)."""
         spec = self.by_name.get(name)
+        if spec is not None and spec.kind == "gated":
+            return hitl_action_input(name, args)
         return {**args, "tool": name} if spec is not None and spec.from_toolkit else args
 
     def with_tool(self, spec: ToolSpec) -> AgentTools:
@@ -81,27 +62,20 @@ class AgentTools:
         if spec.from_toolkit:
             arguments["tool"] = call.name
         metadata = ActionMetadata(item_index=item_index, timeout_ms=spec.timeout_ms or timeout_ms)
+        if spec.kind == "gated":  # the human's gate runs first (n8n's ``hitl`` action metadata)
+            arguments = hitl_action_input(call.name, call.args)
+            metadata = ActionMetadata(item_index=item_index, extra=hitl_metadata(spec, call.name, call.args))
         return ExecuteNodeAction(
             node_name=spec.source_node_name, input=arguments, id=call.id, type=AI_TOOL, metadata=metadata
         )
 
 
 async def collect_tools(ctx: ExecuteContext) -> AgentTools:
-    """The connected tools (toolkits flattened); two tools with one name are refused as n8n does.
-
-    n8n offers them in reverse connection order: its ``getParentNodes`` puts each parent in front
-    (``unshift``), so the last tool node connected comes first (recorded: cases a007, a015); a toolkit's
-    tools keep their own order.
-    """
-    specs = _nodes_reversed(_flatten(await ctx.get_input_connection_data(AI_TOOL, 0)))
+    """The connected tools (toolkits flattened, last connected first); two tools with one name are refused as n8n
+    does."""
+    specs = await connected_tools(ctx, "the agent's Tool input")
     by_name: dict[str, ToolSpec] = {}
     for spec in specs:
-        if not isinstance(spec, ToolSpec):
-            raise NodeOperationError(
-                ctx.node.name,
-                f"A node connected as a tool supplied {type(spec).__name__}, not a tool definition.",
-                description="Connect only tool nodes to the agent's Tool input.",
-            )
         if spec.name in by_name:
             raise NodeOperationError(
                 ctx.node.name,

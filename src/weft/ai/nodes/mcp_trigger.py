@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from weft.errors import NodeOperationError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponder, WebhookResponse
+from weft.nodes.connected_tools import connected_tools
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, ToolSpec
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, NodeModel, NodeOutput
@@ -57,7 +57,7 @@ class McpTrigger(NodeType):
         items = ctx.get_input_data()
         request = dict(items[0]["json"]) if items else {}
         responder = ctx.services if isinstance(ctx.services, WebhookResponder) else None
-        tools = await connected_tools(ctx)
+        tools = await connected_tools(ctx, "the MCP Server Trigger's Tool input")
         if request.get(LIST_TOOLS_KEY):
             sources = {t.name: t.source_node_name for t in tools}
             payload: dict[str, Any] = {"tools": tool_descriptors(tools), "sources": sources}
@@ -67,34 +67,6 @@ class McpTrigger(NodeType):
             responder.send_webhook_response(WebhookResponse.json(payload))
         # as n8n 2.41.1: the trigger's output is the call it received (2.8.4 showed none)
         return [[{"json": request, "pairedItem": {"item": 0}}]] if TOOL_CALL_KEY in request else []
-
-
-async def connected_tools(ctx: ExecuteContext) -> list[ToolSpec]:
-    """The tools connected to the trigger, toolkits flattened, in n8n's order (last connected first)."""
-    specs = _flatten(await ctx.get_input_connection_data(AI_TOOL, 0))
-    groups: list[list[ToolSpec]] = []
-    for spec in specs:
-        if not isinstance(spec, ToolSpec):
-            raise NodeOperationError(
-                ctx.node.name,
-                f"A node connected as a tool supplied {type(spec).__name__}, not a tool definition.",
-                description="Connect only tool nodes to the MCP Server Trigger's Tool input.",
-            )
-        if groups and groups[-1][0].source_node_name == spec.source_node_name:
-            groups[-1].append(spec)
-        else:
-            groups.append([spec])
-    return [spec for group in reversed(groups) for spec in group]
-
-
-def _flatten(supplied: Iterable[Any]) -> list[Any]:
-    flat: list[Any] = []
-    for value in supplied:
-        if isinstance(value, list | tuple):
-            flat.extend(_flatten(value))
-        elif value is not None:
-            flat.append(value)
-    return flat
 
 
 def tool_descriptors(tools: list[ToolSpec]) -> list[dict[str, Any]]:
@@ -187,7 +159,6 @@ __all__ = [
     "TOOL_CALL_KEY",
     "TOOL_NOT_FOUND",
     "McpTrigger",
-    "connected_tools",
     "format_tool_result",
     "input_schema",
     "is_error_result",

@@ -9,22 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from weft.workflow.jsjson import json_type
+
 DRAFT = "http://json-schema.org/draft-04/schema#"
-
-
-def _type(value: Any) -> str:
-    """``type-of-is``'s name of the value's constructor, lower-cased: numbers are all ``number``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _unique_keys(existing: dict[str, Any], value: dict[str, Any], required: list[str] | None) -> list[str]:
@@ -51,7 +38,7 @@ def _array(array: list[Any], output: dict[str, Any] | None = None, nested: bool 
         kind = output["items"].get("type")
     one_of = False
     for element in array:
-        element_type = _type(element)
+        element_type = json_type(element)
         if kind and element_type != kind:
             output["items"]["oneOf"] = []
             one_of = True
@@ -63,7 +50,7 @@ def _array(array: list[Any], output: dict[str, Any] | None = None, nested: bool 
         output["items"] = {"oneOf": [{"type": kind}], "required": output["items"].get("required")}
     if "oneOf" in output["items"] or kind == "object":
         for value in array:
-            item_type = _type(value)
+            item_type = json_type(value)
             if item_type == "object":
                 if output["items"].get("properties"):
                     output["items"]["required"] = _unique_keys(
@@ -92,7 +79,7 @@ def _object(obj: dict[str, Any], output: dict[str, Any] | None = None, nested: b
         output.setdefault("properties", {})
     properties: dict[str, Any] = output["properties"]
     for key, value in obj.items():
-        kind = _type(value)
+        kind = json_type(value)
         if kind == "object":
             properties[key] = _object(value, properties.get(key))
         elif kind == "array":
@@ -111,7 +98,7 @@ def _object(obj: dict[str, Any], output: dict[str, Any] | None = None, nested: b
 
 def schema_from_example(example: Any) -> dict[str, Any]:
     """generate-schema's ``json(example)``."""
-    output: dict[str, Any] = {"$schema": DRAFT, "type": _type(example)}
+    output: dict[str, Any] = {"$schema": DRAFT, "type": json_type(example)}
     if output["type"] == "object":
         processed = _object(example)
         output["type"], output["properties"] = processed["type"], processed["properties"]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from weft.workflow.jsjson import json_type
+
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 #: zod's string checks, as zod-to-json-schema writes them back.
@@ -38,7 +40,7 @@ def _convert(schema: Any) -> dict[str, Any]:
     if "enum" in schema:
         out = _enum(schema["enum"])
     elif "const" in schema:
-        out = {"type": _json_type(schema["const"]), "const": schema["const"]}
+        out = {"type": json_type(schema["const"]), "const": schema["const"]}
     elif isinstance(schema.get("type"), list):
         out = {"anyOf": [_convert({**schema, "type": t}) for t in schema["type"]]}
         if all(set(part) == {"type"} for part in out["anyOf"]):
@@ -101,24 +103,12 @@ def _required(schema: dict[str, Any]) -> list[str]:
 
 
 def _enum(values: list[Any]) -> dict[str, Any]:
-    kinds = {_json_type(v) for v in values}
+    kinds = {json_type(v) for v in values}
     if kinds == {"string"}:
         return {"type": "string", "enum": list(values)}
     if len(kinds) == 1:
         return {"type": kinds.pop(), "enum": list(values)}
     return {"type": sorted(kinds), "enum": list(values)}
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def shaped(value: Any, schema: Any) -> Any:

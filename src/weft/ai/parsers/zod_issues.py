@@ -13,6 +13,8 @@ from typing import Any
 
 import jsonschema
 
+from weft.workflow.jsjson import json_type
+
 _ZOD_TYPES = {"integer": "integer", "number": "number", "string": "string", "boolean": "boolean"}
 
 
@@ -20,19 +22,6 @@ def zod_message(errors: list[jsonschema.ValidationError]) -> str:
     """``ZodError.message`` for these errors."""
     issues = [issue for error in errors for issue in _issues(error)]
     return json.dumps(issues, indent=2, ensure_ascii=False)
-
-
-def _received(value: Any) -> str:
-    """zod's ``getParsedType``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _expected(schema: Any) -> str:
@@ -47,7 +36,7 @@ def _issues(error: jsonschema.ValidationError) -> list[dict[str, Any]]:
     keyword, value, schema = error.validator, error.instance, error.schema
     if keyword == "type":
         expected = _expected(schema)
-        received = _received(value)
+        received = json_type(value)
         if expected == "integer" and received == "number":
             received = "float"
         message = f"Expected {expected}, received {received}"
