@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.db.executions import StoredExecution, empty_run_data
+from weft.errors import WeftError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.builtin.webhook import WebhookOptions, webhook_options
 from weft.services.activation import WebhookTarget
-from weft.services.errors import ExecutionNotFoundError
+from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.subworkflows import waits_for_sub_execution
 from weft.services.waiting import claim_waiting
@@ -84,7 +85,7 @@ async def call_waiting_webhook(
     found: dict[str, tuple[NodeModel, WebhookOptions]] = {}
 
     def check(stored: StoredExecution) -> None:
-        found["node"] = _waiting_options(stored, request.method)
+        found["node"] = _waiting_options(runner, stored, request)
 
     async def authorize(_: StoredExecution) -> None:
         node = found["node"][0]
@@ -111,7 +112,10 @@ async def call_waiting_webhook(
     return await answer(options, task, responded)
 
 
-def _waiting_options(stored: StoredExecution, method: str) -> tuple[NodeModel, WebhookOptions]:
+def _waiting_options(
+    runner: WorkflowRunner, stored: StoredExecution, request: IncomingRequest
+) -> tuple[NodeModel, WebhookOptions]:
+    method = request.method
     data = stored.data or empty_run_data()
     stack = data["executionData"]["nodeExecutionStack"]
     node = NodeModel.model_validate(stack[0]["node"]) if stack else None
@@ -119,6 +123,20 @@ def _waiting_options(stored: StoredExecution, method: str) -> tuple[NodeModel, W
         raise ExecutionNotFoundError(stored.id)
     if waits_for_sub_execution(data):  # only its sub-workflow resumes it (n8n: 404)
         raise _no_waiting_webhook(stored.id)
+    # a send-and-wait node (human approval) answers its own links: its methods, its answer, its questions
+    try:
+        node_type = runner.registry.type_class(node.type)
+    except WeftError:
+        node_type = None
+    own_options = getattr(node_type, "waiting_webhook_options", None)
+    if own_options is not None:
+        options: WebhookOptions = own_options(node)
+        if method not in options.methods:
+            raise _no_waiting_webhook(stored.id)
+        refusal = node_type.check_waiting_request(stack[0], request.query)  # type: ignore[union-attr]
+        if refusal:
+            raise ExecutionConflictError(refusal, execution_id=stored.id)
+        return node, options
     options = webhook_options(node)
     if node.type == WAIT_TYPE and (node.parameters.get("resume") != "webhook" or method not in options.methods):
         raise _no_waiting_webhook(stored.id)

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from weft.ai.agent.hitl import absorb_responses, replay_in_messages
 from weft.ai.agent.prompt import human_messages, prompt_text, system_message
 from weft.ai.agent.state import AgentState, ItemState, PendingCall
 from weft.ai.agent.steps import as_sent, intermediate_step, observation_of
@@ -38,7 +39,7 @@ from weft.ai.messages import AIMessage, HumanMessage, Message, SystemMessage, To
 from weft.ai.models.base import ChatModel, StreamCallback
 from weft.ai.models.traced import TracedChatModel
 from weft.errors import NodeOperationError, WeftError
-from weft.nodes.contract import EngineRequest, EngineResponse, ExecuteContext
+from weft.nodes.contract import EngineRequest, EngineResponse, ExecuteContext, ExecuteNodeAction
 from weft.workflow import AI_LANGUAGE_MODEL, AI_MEMORY, Item, NodeOutput
 
 
@@ -82,7 +83,9 @@ async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
     # 3. one request for the tool calls of every item, or the outputs
     timeout = ctx.get_node_parameter("options.toolTimeout", 0, None)
     actions = [
-        turn.tools.action_for(ToolCall(id=p.id, name=p.name, args=p.args), index, timeout)
+        ExecuteNodeAction.from_json(p.gated)
+        if p.gated is not None
+        else turn.tools.action_for(ToolCall(id=p.id, name=p.name, args=p.args), index, timeout)
         for index in sorted(state.items)
         for p in state.items[index].pending
         if p.observation is None
@@ -163,6 +166,8 @@ async def _run_item(turn: Turn, saved: ItemState | None, item: Item, index: int)
         # n8n checks the limit first thing on a resumed run
         _check_max_iterations(turn, saved)
         state = saved
+        if absorb_responses(state, turn.response):
+            return state  # approved tools run through the engine before the model is called again
         _resolve_pending(turn, state, turn.response)
     # n8n reads the memory with item 0 (``getOptionalMemory(ctx)``): every item uses item 0's session (case a039)
     memories = await ctx.get_input_connection_data(AI_MEMORY, 0)
@@ -283,7 +288,8 @@ def _resolve_pending(turn: Turn, state: ItemState, response: EngineResponse | No
         if r.action.metadata.item_index == state.item_index
     }
     for pending in state.pending:
-        args = turn.tools.replay_args(pending.name, pending.args)
+        replay_in_messages(state, pending)
+        args = pending.replay if pending.replay is not None else turn.tools.replay_args(pending.name, pending.args)
         call = ToolCall(id=pending.id, name=turn.tools.replay_name(pending.name), args=args)
         observation = pending.observation
         if observation is None:

@@ -28,18 +28,32 @@ class PendingCall:
     name: str
     args: dict[str, Any]
     observation: str | None = None
-    """Already known without running a node (an unknown tool's error)."""
+    """Already known without running a node (an unknown tool's error), or received while other calls of the
+    turn still wait (a human's approval)."""
+    gated: dict[str, Any] | None = None
+    """An approved gated call: the action (JSON) that runs the gated tool next (:mod:`weft.ai.hitl`)."""
+    replay: dict[str, Any] | None = None
+    """The arguments the model is shown for this call when they differ from ``args`` (a gated call's action)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "name": self.name, "args": self.args}
         if self.observation is not None:
             data["observation"] = self.observation
+        if self.gated is not None:
+            data["gated"] = self.gated
+        if self.replay is not None:
+            data["replay"] = self.replay
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PendingCall:
         return cls(
-            id=data["id"], name=data["name"], args=dict(data.get("args") or {}), observation=data.get("observation")
+            id=data["id"],
+            name=data["name"],
+            args=dict(data.get("args") or {}),
+            observation=data.get("observation"),
+            gated=data.get("gated"),
+            replay=data.get("replay"),
         )
 
 

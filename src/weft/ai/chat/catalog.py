@@ -8,6 +8,7 @@ _LC = "@n8n/n8n-nodes-langchain."
 CHAT_CATALOG: dict[str, str] = {
     _LC + "chatTrigger": "weft.ai.chat.trigger:ChatTrigger",
     _LC + "chat": "weft.ai.chat.respond:RespondToChat",
+    _LC + "chatHitlTool": "weft.ai.chat.hitl:ChatHitlTool",
     _LC + "manualChatTrigger": "weft.ai.chat.manual:ManualChatTrigger",
 }
 
