@@ -28,11 +28,9 @@ def refund_workflow(
     the agent. Returns the workflow and the chat's webhook id."""
     webhook_id = str(uuid.uuid4())
     values = approval or {"approvalType": "double", "approveLabel": "Approve", "disapproveLabel": "Decline"}
+    trigger = {"public": True, "options": {"responseMode": "responseNodes"}}
     parts: list[Any] = [
-        {
-            **node(TRIGGER, LC + "chatTrigger", {"public": True, "options": {"responseMode": "responseNodes"}}, version=1.4),
-            "webhookId": webhook_id,
-        },
+        {**node(TRIGGER, LC + "chatTrigger", trigger, version=1.4), "webhookId": webhook_id},
         node("AI Agent", LC + "agent", {"promptType": "auto"}, version=3.1),
         node("Model", "weft.lmChatScripted", {"turns": turns}),
         node("Approve", LC + "chatHitlTool", {"approvalOptions": {"values": values}}, version=hitl_version),

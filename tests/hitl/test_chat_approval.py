@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from tests.server.conftest import LiveServer, wait_for
-
 from tests.hitl._workflows import message, refund_call, refund_workflow
+from tests.server.conftest import LiveServer, wait_for
 
 ANSWER = "Result: {{last_tool_result}}"
 
