@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from weft.ai.messages import AIMessage, HumanMessage, Message, SystemMessage, ToolCall, ToolDefinition, ToolMessage
+from weft.ai.models.demo import arguments_for, matching_tools, words
 from weft.testing import DemoChatModel
-from weft.testing.demo import arguments_for, matching_tools, words
 
 WEATHER = ToolDefinition(
     name="getWeather",

@@ -9,14 +9,14 @@
 Importing this package does not import pytest.
 """
 
+from weft.ai.models._turns import ScriptedToolCall, ScriptedTurn, parse_turn, parse_turns
+from weft.ai.models.demo import DemoChatModel
+from weft.ai.models.scripted import FunctionChatModel, ScriptedChatModel
 from weft.testing._fake_http import FakeServerError, RecordedRequest
-from weft.testing._turns import ScriptedToolCall, ScriptedTurn, parse_turn, parse_turns
-from weft.testing.demo import DemoChatModel
 from weft.testing.fake_anthropic import FakeAnthropicServer
 from weft.testing.fake_openai import FakeOpenAIServer
 from weft.testing.http_echo import HttpEchoServer
 from weft.testing.oracle_openai import OracleOpenAIServer
-from weft.testing.scripted import FunctionChatModel, ScriptedChatModel
 
 __all__ = [
     "DemoChatModel",

@@ -1,7 +1,7 @@
 """A scripted HTTP server on 127.0.0.1 (stdlib, one thread per request) that fake providers build on.
 
 It starts in about a millisecond on an ephemeral port, records every request, and answers from a script of
-:class:`~weft.testing._turns.ScriptedTurn`. Subclasses turn a turn into the provider's JSON or SSE.
+:class:`~weft.ai.models._turns.ScriptedTurn`. Subclasses turn a turn into the provider's JSON or SSE.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, ClassVar, Self
 
+from weft.ai.models._turns import ScriptedTurn, parse_turn
 from weft.errors import WeftError
-from weft.testing._turns import ScriptedTurn, parse_turn
 
 
 class FakeServerError(WeftError):

@@ -13,9 +13,9 @@ import json
 from typing import Any
 
 from weft.ai.messages import HumanMessage, Message, ToolMessage, estimate_tokens
+from weft.ai.models._turns import ScriptedTurn, render
+from weft.ai.models.scripted import split_text
 from weft.testing._fake_http import FakeServerBase, Reply
-from weft.testing._turns import ScriptedTurn, render
-from weft.testing.fake_openai import split_text
 
 _ERROR_TYPES = {
     400: "invalid_request_error",

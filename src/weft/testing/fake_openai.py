@@ -19,8 +19,9 @@ import time
 from typing import Any
 
 from weft.ai.messages import HumanMessage, Message, ToolMessage, estimate_tokens
+from weft.ai.models._turns import ScriptedTurn, render
+from weft.ai.models.scripted import split_text
 from weft.testing._fake_http import FakeServerBase, Reply
-from weft.testing._turns import ScriptedTurn, render
 
 _ERROR_DEFAULTS: dict[int, tuple[str, str, str | None]] = {
     400: ("Invalid request.", "invalid_request_error", None),
@@ -211,12 +212,4 @@ def _response_events(response: dict[str, Any], message_id: str, text: str) -> li
     return events
 
 
-def split_text(text: str) -> list[str]:
-    """``text`` in word-sized deltas (whitespace kept), as a streaming server would send it."""
-    pieces: list[str] = []
-    for i, word in enumerate(text.split(" ")):
-        pieces.append(word if i == 0 else " " + word)
-    return [p for p in pieces if p]
-
-
-__all__ = ["FakeOpenAIServer", "error_body", "split_text"]
+__all__ = ["FakeOpenAIServer", "error_body"]

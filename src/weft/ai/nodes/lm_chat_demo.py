@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from weft.ai.models.base import ChatModel
+from weft.ai.models.demo import DemoChatModel
 from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, traced
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
-from weft.testing.demo import DemoChatModel
 
 
 class LmChatDemo(NodeType):
-    """Supplies a :class:`~weft.testing.demo.DemoChatModel`; it has no parameters."""
+    """Supplies a :class:`~weft.ai.models.demo.DemoChatModel`; it has no parameters."""
 
     description = NodeDescription(
         name="weft.lmChatDemo",

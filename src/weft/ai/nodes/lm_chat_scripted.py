@@ -2,7 +2,7 @@
 
 Parameters: ``turns``, a list (or a JSON string of a list) of turns, each either a text or an object such as
 ``{"toolCalls": [{"name": "Calculator", "args": {"input": "2+2"}}]}`` or ``{"text": "It is {{last_tool_result}}"}``
-(see :mod:`weft.testing._turns` for the whole format); ``mode``, ``conversation`` (default: turn *n* answers a
+(see :mod:`weft.ai.models._turns` for the whole format); ``mode``, ``conversation`` (default: turn *n* answers a
 conversation holding *n* assistant messages) or ``sequential``.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.ai.models.base import ChatModel
+from weft.ai.models.scripted import ScriptedChatModel
 from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, traced
 from weft.errors import NodeOperationError
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
-from weft.testing.scripted import ScriptedChatModel
 
 
 def _turns(ctx: SupplyDataContext, item_index: int) -> list[Any]:
@@ -39,7 +39,7 @@ def _turns(ctx: SupplyDataContext, item_index: int) -> list[Any]:
 
 
 class LmChatScripted(NodeType):
-    """Supplies a :class:`~weft.testing.scripted.ScriptedChatModel` built from the node's ``turns``."""
+    """Supplies a :class:`~weft.ai.models.scripted.ScriptedChatModel` built from the node's ``turns``."""
 
     description = NodeDescription(
         name="weft.lmChatScripted",

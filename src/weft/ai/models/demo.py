@@ -24,7 +24,7 @@ from weft.ai.messages import (
     trailing_tool_messages,
 )
 from weft.ai.models.base import StreamCallback
-from weft.testing.scripted import respond
+from weft.ai.models.scripted import respond
 
 #: Words too common to say anything about a tool.
 STOP_WORDS = frozenset(

@@ -24,9 +24,8 @@ from weft.ai.messages import (
     estimate_tokens,
 )
 from weft.ai.models._http_errors import Endpoint, status_error
+from weft.ai.models._turns import ScriptedTurn, parse_turn, parse_turns, render
 from weft.ai.models.base import StreamCallback
-from weft.testing._turns import ScriptedTurn, parse_turn, parse_turns, render
-from weft.testing.fake_openai import split_text
 
 _SCRIPT = Endpoint(provider="Scripted model", credential_type="(none)", base_url="(script)")
 
@@ -77,7 +76,7 @@ def turn_error(turn: ScriptedTurn) -> ChatModelError:
 
 
 class ScriptedChatModel:
-    """Answers with the next turn of a script (see :mod:`weft.testing._turns` for the turn format).
+    """Answers with the next turn of a script (see :mod:`weft.ai.models._turns` for the turn format).
 
     ``mode="conversation"`` (the default) picks turn *n* when the conversation already holds *n* assistant
     messages. The model keeps no state, so it gives the right turn even when the agent is resumed after its
@@ -170,4 +169,12 @@ class FunctionChatModel:
         return await respond(message, messages, model_name=self.model_name, stream_callback=stream_callback)
 
 
-__all__ = ["FunctionChatModel", "ScriptedChatModel", "respond", "turn_to_message"]
+def split_text(text: str) -> list[str]:
+    """``text`` in word-sized deltas (whitespace kept), as a streaming server would send it."""
+    pieces: list[str] = []
+    for i, word in enumerate(text.split(" ")):
+        pieces.append(word if i == 0 else " " + word)
+    return [p for p in pieces if p]
+
+
+__all__ = ["FunctionChatModel", "ScriptedChatModel", "respond", "split_text", "turn_to_message"]
