@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcp.types.jsonrpc import JSONRPCNotification, JSONRPCRequest
 from pydantic import ValidationError
 
 #: What n8n 2.8.4's ``@modelcontextprotocol/sdk`` 1.25 speaks, newest first.
@@ -23,6 +22,14 @@ NEEDS_NAME_AND_ARGUMENTS = "Require a name and arguments for the tool call"
 
 ListTools = Callable[[], Awaitable[list[dict[str, Any]]]]
 CallTool = Callable[[str, dict[str, Any], str], Awaitable[dict[str, Any]]]
+
+
+def _jsonrpc_type(message: dict[str, Any]) -> Any:
+    """The SDK's type for ``message``; imported on the first MCP message, so a server without MCP triggers does
+    not load the SDK (about 100 modules)."""
+    from mcp.types.jsonrpc import JSONRPCNotification, JSONRPCRequest
+
+    return JSONRPCRequest if "id" in message else JSONRPCNotification
 
 
 class McpError(Exception):
@@ -48,7 +55,7 @@ def valid_message(message: Any) -> bool:
         return False
     try:
         if "method" in message:
-            (JSONRPCRequest if "id" in message else JSONRPCNotification).model_validate(message)
+            _jsonrpc_type(message).model_validate(message)
         elif "id" not in message or ("result" not in message and "error" not in message):
             return False
     except ValidationError:
