@@ -162,14 +162,14 @@ def test_respond_to_chat_answers_in_response_node_mode(live: LiveServer) -> None
     assert response.json() == {"output": "Agent says: 42"}
 
 
-def test_respond_to_chat_waiting_for_a_reply_is_not_supported_yet(live: LiveServer) -> None:
+def test_respond_to_chat_waiting_for_a_reply_sends_and_waits(live: LiveServer) -> None:
     respond = node("Respond to Chat", LC + "chat", {"message": "Anything else?"})
     data, webhook_id = chat_workflow(["42"], options={"responseMode": "responseNodes"}, after=[respond])
     activate(live, data)
     response = live.client.post(f"/webhook/{webhook_id}/chat", json=message("The answer?"))
-    assert (response.status_code, response.json()) == (500, {"message": "Error in workflow"})
-    error = last_execution(live, data["id"])["data"]["resultData"]["error"]
-    assert error["message"] == "Waiting for the user's reply is not supported yet"
+    assert (response.status_code, response.json()) == (200, {"output": "Anything else?"})
+    rows = wait_for(lambda: [r for r in live.executions(data["id"]) if r["status"] == "waiting"])
+    assert rows  # the reply resumes it: tests/hitl/test_chat_node.py
 
 
 def test_load_previous_session_from_memory(live: LiveServer) -> None:
