@@ -26,6 +26,7 @@ CATALOG: dict[str, str] = {
     _BASE + "executeWorkflow": "weft.nodes.builtin.execute_workflow:ExecuteWorkflow",
     _BASE + "executeWorkflowTrigger": "weft.nodes.builtin.execute_workflow_trigger:ExecuteWorkflowTrigger",
     _BASE + "wait": "weft.nodes.builtin.wait:Wait",
+    _BASE + "emailSend": "weft.nodes.builtin.email_send:EmailSend",
     _BASE + "webhook": "weft.nodes.builtin.webhook:Webhook",
     _BASE + "respondToWebhook": "weft.nodes.builtin.respond_to_webhook:RespondToWebhook",
     _BASE + "scheduleTrigger": "weft.nodes.builtin.schedule_trigger:ScheduleTrigger",
