@@ -73,3 +73,15 @@ def test_the_recorded_mails_are_real_mails() -> None:
     assert len(mails) == 7
     parsed = [_parts(CapturedMail(m["mail_from"], m["rcpt_tos"], m["raw"].encode()).raw) for m in mails]
     assert all(p["headers"]["Subject"] and p["bodies"] for p in parsed)
+
+
+async def test_send_and_wait_outside_the_server_fails_with_a_fix() -> None:
+    """n206 under ``n8n execute`` mails links and waits; a CLI run of Weft is not stored, so it says where to run it."""
+    case = CASES / "n206-email-send-and-wait-approval-double"
+    assert json.loads((case / "n8n_raw.json").read_text())["status"] == "waiting"
+    with SmtpCaptureServer() as server:
+        run = await run_workflow(json.loads((case / "workflow.json").read_text()), smtp_credential(server.port))
+    error = run["data"]["resultData"]["error"]
+    assert run["status"] == "error" and server.messages == []
+    assert error["message"] == "Send and wait needs a resume URL, which only a stored execution has"
+    assert "weft start" in error["description"]

@@ -45,7 +45,11 @@ def page(title: str, heading: str, text: str = "") -> str:
 #: n8n's ``send-and-wait-no-action-required`` page (a link of an execution that finished already).
 NO_ACTION_REQUIRED_PAGE = page("No action required", "No action required")
 #: The 401 page of a link whose signature is missing or wrong (n8n's ``form-invalid-token``).
-INVALID_LINK_PAGE = page("Invalid link", "This link is not valid", "Check that you opened the whole link.")
+INVALID_LINK_PAGE = page(
+    "Invalid Form Link",
+    "Invalid Form Link",
+    "This form link is invalid or has expired. Please request a new link.",
+)
 
 __all__ = [
     "ACTION_RECORDED_PAGE",

@@ -33,6 +33,13 @@ from weft.workflow import Item
 
 SEND_AND_WAIT_OPERATION = "sendAndWait"
 _UNIT_SECONDS = {"minutes": 60, "hours": 3600, "days": 86400}
+_APPROVAL_DEFAULTS = {
+    "approvalType": "single",
+    "approveLabel": "Approve",
+    "buttonApprovalStyle": "primary",
+    "disapproveLabel": "Decline",
+    "buttonDisapprovalStyle": "secondary",
+}
 _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#39;": "'", "&quot;": '"'}
 #: A compact form of the ``isbot`` patterns n8n checks (link previews and HTTP clients must not approve).
 _BOT = re.compile(
@@ -112,6 +119,8 @@ def send_and_wait_config(get: Callable[[str, Any], Any], link: Callable[[Mapping
     """n8n's ``getSendAndWaitConfig``: ``get(name, default)`` reads a parameter of item 0."""
     message = escape_html(str(get("message", "")).strip()).replace("\\n", "\n").replace("<br>", "\n")
     approval = get("approvalOptions.values", {}) or {}
+    if approval:  # n8n fills the collection's defaults in
+        approval = {**_APPROVAL_DEFAULTS, **approval}
     options = get("options", {}) or {}
     config = SendAndWaitConfig(escape_html(str(get("subject", ""))), message, [], options.get("appendAttribution"))
     approved_url = link({"approved": "true"})
