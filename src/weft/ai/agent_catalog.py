@@ -28,6 +28,7 @@ AGENT_CATALOG: dict[str, str] = {
     _LC + "toolThink": "weft.ai.tools.think:ToolThink",
     _LC + "toolWorkflow": "weft.ai.tools.workflow_tool:ToolWorkflow",
     _LC + "toolHttpRequest": "weft.ai.tools.http_request_tool:ToolHttpRequest",
+    "n8n-nodes-base.emailSendHitlTool": "weft.ai.tools.email_hitl:EmailSendHitlTool",
 }
 
 

@@ -9,7 +9,9 @@ As n8n's ``WaitingWebhooks`` answers a link of a node whose ``operation`` is ``s
 * an execution that runs: 409 (``ExecutionConflictError``);
 * a link preview or bot (approval links only): an empty 200, the execution stays waiting;
 * otherwise the execution is claimed and resumed with ``{data: {approved, respondedAt}}`` (free text:
-  ``{data: {text, respondedAt}}``) as the node's output, and the answer is n8n's "Got it, thanks" page.
+  ``{data: {text, respondedAt}}``) as the node's output, and the answer is n8n's "Got it, thanks" page. A HITL
+  tool (``emailSendHitlTool``) runs again with the request (``resumeRequest``) instead; a link of an earlier
+  question of the execution gets 409.
 """
 
 from __future__ import annotations
@@ -20,23 +22,28 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from weft.db.executions import StoredExecution
+from weft.errors import WeftError
 from weft.nodes.builtin._email_templates import INVALID_LINK_PAGE, NO_ACTION_REQUIRED_PAGE
 from weft.nodes.builtin._send_and_wait import SEND_AND_WAIT_OPERATION, link_signature, webhook_answer
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.services.errors import ExecutionConflictError
 from weft.services.runner import WorkflowRunner
 from weft.services.waiting import claim_waiting, not_waiting_error
 from weft.services.webhook_requests import IncomingRequest
 
 HTML_TYPE = "text/html; charset=utf-8"
 _METHODS = ("GET", "POST")
+HITL_SUFFIX = "HitlTool"
 
 
 def send_and_wait_node(workflow_data: Mapping[str, Any] | None, node_id: str) -> Mapping[str, Any] | None:
-    """The workflow's node with id ``node_id`` when it is a send-and-wait node (n8n's ``isSendAndWaitRequest``)."""
+    """The workflow's node with id ``node_id`` when it is a send-and-wait node (n8n's ``isSendAndWaitRequest``)
+    or a HITL tool (whose ``operation`` is hidden, always ``sendAndWait``)."""
     for node in (workflow_data or {}).get("nodes") or []:
         if isinstance(node, Mapping) and node.get("id") == node_id:
             parameters = node.get("parameters") or {}
-            return node if parameters.get("operation") == SEND_AND_WAIT_OPERATION else None
+            hitl = str(node.get("type", "")).endswith(HITL_SUFFIX)
+            return node if hitl or parameters.get("operation") == SEND_AND_WAIT_OPERATION else None
     return None
 
 
@@ -61,9 +68,26 @@ async def call_send_and_wait(
     )
     if answer.items is None:
         return _html(answer.html)
+    _check_question(runner, stored, node, request.query)
     claimed = await claim_waiting(runner, execution_id, check_signature=False)
-    runner.spawn(runner.resume_claimed(claimed, resume_items=answer.items))
+    resume_request = {"headers": request.headers, "params": {}, "query": dict(request.query), "body": _form(request)}
+    runner.spawn(runner.resume_claimed(claimed, resume_items=answer.items, resume_request=resume_request))
     return _html(answer.html)
+
+
+def _check_question(
+    runner: WorkflowRunner, stored: StoredExecution, node: Mapping[str, Any], query: Mapping[str, Any]
+) -> None:
+    """A HITL tool's link answers only the question now waiting (409 for an earlier one of the execution)."""
+    try:
+        node_type = runner.registry.type_class(str(node.get("type")))
+    except WeftError:
+        return
+    check = getattr(node_type, "check_waiting_request", None)
+    stack = _stack(stored)
+    refusal = check(stack[0], query) if check is not None and stack else None
+    if refusal:
+        raise ExecutionConflictError(refusal, execution_id=stored.id)
 
 
 def _valid(
@@ -76,9 +100,13 @@ def _valid(
     return hmac.compare_digest(signature.strip().lower().encode(), expected.encode())
 
 
-def _waits_at(stored: StoredExecution, node_id: str) -> bool:
+def _stack(stored: StoredExecution) -> list[Any]:
     data: Mapping[str, Any] = stored.data or {}
-    stack = (data.get("executionData") or {}).get("nodeExecutionStack") or []
+    return list((data.get("executionData") or {}).get("nodeExecutionStack") or [])
+
+
+def _waits_at(stored: StoredExecution, node_id: str) -> bool:
+    stack = _stack(stored)
     return bool(stack) and (stack[0].get("node") or {}).get("id") == node_id
 
 
