@@ -163,3 +163,34 @@ def test_the_mail_html_is_n8ns_mail(live: LiveServer, smtp: SmtpCaptureServer) -
     expected = CapturedMail(recorded["mail_from"], recorded["rcpt_tos"], recorded["raw"].encode())
     assert mail.message["Subject"] == expected.message["Subject"] == "Approve?"
     assert _comparable_html(mail.body("html"), execution_id) == _comparable_html(expected.body("html"), "7")
+
+
+def test_free_text_link_shows_a_form_and_the_answer_is_the_output(live: LiveServer, smtp: SmtpCaptureServer) -> None:
+    execution_id, mail, [respond] = start(
+        live, smtp, responseType="freeText", approvalOptions={}, options={"messageButtonLabel": "Answer"}
+    )
+    assert ">Answer</a>" in mail.body("html") and "approved=true" in respond
+    form = get(respond)
+    assert form.status_code == 200 and "name='field-0'" in form.text
+    assert live.execution(execution_id)["status"] == "waiting"  # opening the form answers nothing
+    posted = httpx.post(respond, headers={"user-agent": BROWSER}, files={"field-0": (None, "Only half")}, timeout=10)
+    assert answer(posted)["heading"] == "Got it, thanks"
+    done = live.wait_status(execution_id, "success")
+    [output] = node_output(done, "Ask Boss")
+    assert output["data"]["text"] == "Only half" and sorted(output["data"]) == ["respondedAt", "text"]
+
+
+def test_custom_form_is_refused_with_a_fix(live: LiveServer, smtp: SmtpCaptureServer) -> None:
+    data = copy.deepcopy(WORKFLOW)
+    data["id"] = uuid.uuid4().hex[:16]
+    path = f"custom-{uuid.uuid4().hex[:8]}"
+    data["nodes"][0]["parameters"]["path"] = data["nodes"][0]["webhookId"] = path
+    data["nodes"][1]["credentials"] = {"smtp": _credential(live, smtp.port)}
+    data["nodes"][1]["parameters"]["responseType"] = "customForm"
+    workflow_id = live.import_workflow(data)
+    before = len(smtp.messages)
+    live.client.post(f"/webhook/{path}", json={"order": 42})
+    [row] = wait_for(lambda: [e for e in live.executions(workflow_id) if e["status"] == "error"])
+    error = live.execution(row["id"])["data"]["resultData"]["error"]
+    assert error["message"] == "The response type 'Custom Form' is not supported yet"
+    assert "Free Text" in error["description"] and len(smtp.messages) == before
