@@ -33,9 +33,12 @@ class ChatHitlTool(SendAndWaitHitlTool):
         defaults={"operation": "sendAndWait", "responseType": "approval", "options": {}},
     )
 
-    async def send(self, ctx: ExecuteContext, message: str, options: list[ApprovalOption]) -> None:
+    async def send(self, ctx: ExecuteContext, message: str, options: list[ApprovalOption]) -> dict[str, Any]:
+        """The question in the chat; the run records it as n8n's ``sendMessage`` (without the call, which only
+        the chat client gets)."""
         require_chat_trigger(ctx)
         await send_chat_message(ctx, chat_approval_message(ctx, message, options, self.tool_call(ctx)))
+        return chat_approval_message(ctx, message, options)
 
     def answer(self, ctx: ExecuteContext, request: Mapping[str, Any]) -> Item:
         return chat_answer_item(ctx, request)

@@ -73,11 +73,12 @@ async def gated_tools(ctx: SupplyDataContext) -> list[ToolSpec]:
         schema = {
             "type": "object",
             "properties": {
-                TOOL_PARAMETERS: {**spec.parameters, "description": "Input parameters for the tool"},
+                TOOL_PARAMETERS: {**_nested(spec.parameters), "description": "Input parameters for the tool"},
                 HITL_PARAMETERS: hitl_schema,
             },
             "required": [TOOL_PARAMETERS, HITL_PARAMETERS],
             "additionalProperties": False,
+            "$schema": "http://json-schema.org/draft-07/schema#",  # zod-to-json-schema's (recorded: a240)
         }
         gated.append(
             ToolSpec(
@@ -91,6 +92,11 @@ async def gated_tools(ctx: SupplyDataContext) -> list[ToolSpec]:
             )
         )
     return gated
+
+
+def _nested(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A tool's schema inside the gated one: without its own ``$schema``."""
+    return {k: v for k, v in schema.items() if k != "$schema"}
 
 
 def hitl_action_input(tool_name: str, args: Mapping[str, Any]) -> dict[str, Any]:

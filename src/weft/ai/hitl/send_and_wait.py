@@ -89,8 +89,9 @@ class SendAndWaitHitlTool(NodeType):
     async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> list[ToolSpec]:
         return await gated_tools(ctx)
 
-    async def send(self, ctx: ExecuteContext, message: str, options: list[ApprovalOption]) -> None:
-        """Put the question in front of the human (a subclass: the chat, a mail)."""
+    async def send(self, ctx: ExecuteContext, message: str, options: list[ApprovalOption]) -> Any:
+        """Put the question in front of the human (a subclass: the chat, a mail); what was sent, if the node's
+        waiting output shows it (n8n's Chat: ``sendMessage``), else ``None``."""
         raise NotImplementedError
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
@@ -98,9 +99,12 @@ class SendAndWaitHitlTool(NodeType):
         if request is not None:
             return [[self.answer(ctx, request)]]
         message = self.message(ctx)
-        await self.send(ctx, message, self.approval_options(ctx))
+        sent = await self.send(ctx, message, self.approval_options(ctx))
         ctx.put_execution_to_wait(wait_till(ctx), resume_node=True)
-        return [[{"json": {}}]]
+        waiting: dict[str, Any] = {"json": {}}
+        if sent is not None:
+            waiting["sendMessage"] = sent
+        return [[waiting]]  # type: ignore[list-item]
 
     def tool_call(self, ctx: ExecuteContext) -> dict[str, Any]:
         """The call being approved, from the node's input: ``{name, parameters, toolCallId}``."""
