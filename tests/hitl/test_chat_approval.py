@@ -109,8 +109,9 @@ def test_links_are_checked_before_anything_resumes(live: LiveServer) -> None:
     assert live.client.put(approve).status_code == 404  # a method the question does not answer
     wrong_id = approve.replace(f"/webhook-waiting/{waiting['id']}", "/webhook-waiting/999999")
     assert live.client.post(wrong_id).status_code == 404
-    stale = approve.replace("toolCallId=call_refund", "toolCallId=call_other")
-    assert live.client.post(stale).status_code == 409  # the link of another question
+    turned = _buttons(answer)["Decline"].replace("approved=false", "approved=true")
+    assert live.client.post(turned).status_code == 401  # each answer is signed on its own
+    assert live.client.post(approve.split("&answer=")[0]).status_code == 401
     assert live.execution(waiting["id"])["status"] == "waiting"  # none of them resumed it
     assert live.client.post(approve).status_code == 200
     live.wait_status(waiting["id"], "success")

@@ -22,7 +22,7 @@ from weft.errors import WeftError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.builtin.webhook import WebhookOptions, webhook_options
 from weft.services.activation import WebhookTarget
-from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
+from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError, InvalidSignatureError
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.subworkflows import waits_for_sub_execution
 from weft.services.waiting import claim_waiting
@@ -133,9 +133,14 @@ def _waiting_options(
         options: WebhookOptions = own_options(node)
         if method not in options.methods:
             raise _no_waiting_webhook(stored.id)
-        refusal = node_type.check_waiting_request(stack[0], request.query)  # type: ignore[union-attr]
-        if refusal:
-            raise ExecutionConflictError(refusal, execution_id=stored.id)
+        refusal = node_type.check_waiting_request(  # type: ignore[union-attr]
+            stack[0], request.query, runner.signer.sign(stored.id)
+        )
+        if refusal is not None:
+            status, text = refusal
+            if status == 401:
+                raise InvalidSignatureError()
+            raise ExecutionConflictError(text, execution_id=stored.id)
         return node, options
     options = webhook_options(node)
     if node.type == WAIT_TYPE and (node.parameters.get("resume") != "webhook" or method not in options.methods):

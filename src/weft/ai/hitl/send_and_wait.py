@@ -11,18 +11,22 @@ human reads it: a chat, a mail). The rest is shared:
 * resumed, the answer (:func:`resume_request`) becomes the node's ``ai_tool`` output (:meth:`answer`):
   ``{data: {approved, respondedAt}}`` for a link, ``{chatInput, data: {approved: false}}`` for a written reply;
   a body ``{toolParameters: {...}}`` sent with an approval carries edited arguments (beyond n8n);
-* :meth:`check_waiting_request` lets the waiting webhook refuse a link of an earlier question (409) before the
-  execution is claimed, so two questions of one execution are answered independently.
+* each answer link is signed on its own (:func:`answer_signature`, keyed by the execution's resume signature);
+  :meth:`check_waiting_request` lets the waiting webhook refuse, before the execution is claimed, a tampered
+  answer (401) and a link of an earlier question (409), so two questions of one execution are answered
+  independently.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from weft.ai.hitl.core import TOOL_PARAMETERS, approval_from_request, approval_item, gated_tools, request_parts
 from weft.errors import NodeOperationError
@@ -64,6 +68,17 @@ def _escape_html(text: str) -> str:
 
 def _with_query(url: str, **query: str) -> str:
     return f"{url}{'&' if '?' in url else '?'}{urlencode(query)}"
+
+
+def answer_signature(key: str, tool_call_id: str, approved: str) -> str:
+    """Signs one answer of one question (HMAC-SHA256 keyed by the execution's resume signature), so that a
+    Decline link cannot be turned into an Approve link, nor one question's link into another's."""
+    return hmac.new(key.encode(), f"{tool_call_id}:{approved}".encode(), hashlib.sha256).hexdigest()
+
+
+def _resume_signature(url: str) -> str | None:
+    values = parse_qs(urlsplit(url).query).get("signature")
+    return values[0] if values else None
 
 
 def wait_till(ctx: ExecuteContext) -> datetime:
@@ -127,9 +142,18 @@ class SendAndWaitHitlTool(NodeType):
         values = values if isinstance(values, Mapping) else {}
         call_id = str(self.tool_call(ctx)["id"] or "")
         base = ctx.get_resume_url()
+        key = _resume_signature(base)
+
+        def link(approved: str) -> str:
+            if key is None:  # an execution without signed resume URLs (the CLI)
+                return _with_query(base, approved=approved, toolCallId=call_id)
+            return _with_query(
+                base, approved=approved, toolCallId=call_id, answer=answer_signature(key, call_id, approved)
+            )
+
         approve = ApprovalOption(
             label=_escape_html(str(values.get("approveLabel") or "Approve")),
-            url=_with_query(base, approved="true", toolCallId=call_id),
+            url=link("true"),
             style=str(values.get("buttonApprovalStyle") or "primary"),
             approved=True,
         )
@@ -137,7 +161,7 @@ class SendAndWaitHitlTool(NodeType):
             return [approve]
         disapprove = ApprovalOption(
             label=_escape_html(str(values.get("disapproveLabel") or "Disapprove")),
-            url=_with_query(base, approved="false", toolCallId=call_id),
+            url=link("false"),
             style=str(values.get("buttonDisapprovalStyle") or "secondary"),
             approved=False,
         )
@@ -155,12 +179,18 @@ class SendAndWaitHitlTool(NodeType):
         return approval_item(False)
 
     @classmethod
-    def check_waiting_request(cls, entry: Mapping[str, Any], query: Mapping[str, Any]) -> str | None:
-        """Why a resume request does not answer the question now waiting (``None``: it does).
-
-        A link names the tool call it answers; a link of an earlier question of the same execution is refused.
-        """
+    def check_waiting_request(
+        cls, entry: Mapping[str, Any], query: Mapping[str, Any], key: str
+    ) -> tuple[int, str] | None:
+        """Why a resume request (its signature already checked, ``key``) cannot answer the question now waiting:
+        ``(401, …)`` for an answer whose own signature is missing or wrong, ``(409, …)`` for a link of an earlier
+        question of the same execution; ``None`` when it can."""
         given = query.get("toolCallId")
+        approved = query.get("approved")
+        if approved is not None:
+            expected = answer_signature(key, str(given or ""), str(approved))
+            if not hmac.compare_digest(str(query.get("answer") or "").encode(), expected.encode()):
+                return 401, "Invalid token"
         if given is None:
             return None
         main = (entry.get("data") or {}).get("main") or [[]]
@@ -168,7 +198,7 @@ class SendAndWaitHitlTool(NodeType):
         waiting = items[0].get("json", {}).get("toolCallId") if items else None
         if waiting is None or str(given) == str(waiting):
             return None
-        return "This approval link answers a question that was already answered."
+        return 409, "This approval link answers a question that was already answered."
 
 
 __all__ = [
