@@ -77,10 +77,12 @@ def _execution(api: httpx.Client, execution_id: str, status: str | None = None) 
 def _latest(api: httpx.Client, workflow_id: str, seen: set[str]) -> str:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        for row in api.get("/api/v1/executions", params={"workflowId": workflow_id}).json().get("data", []):
-            if str(row["id"]) not in seen:
-                seen.add(str(row["id"]))
-                return str(row["id"])
+        for status in (None, "waiting"):
+            params = {"workflowId": workflow_id, **({"status": status} if status else {})}
+            for row in api.get("/api/v1/executions", params=params).json().get("data", []):
+                if str(row["id"]) not in seen:
+                    seen.add(str(row["id"]))
+                    return str(row["id"])
         time.sleep(0.5)
     raise SystemExit("no new execution")
 
@@ -151,6 +153,7 @@ def _round(base: str, api: httpx.Client, smtp: SmtpCaptureServer, workflow: dict
     seen: set[str] = set(str(r["id"]) for r in api.get("/api/v1/executions").json().get("data", []))
     before = len(smtp.messages)
     started = httpx.post(f"{base}/webhook/email-approval-f", json={"order": 42}, timeout=30)
+    print("webhook:", started.status_code, started.text[:200], flush=True)
     execution_id = _latest(api, workflow["id"], seen)
     waiting = _execution(api, execution_id, "waiting")
     mail = smtp.wait_for(before + 1, timeout=30)[-1]

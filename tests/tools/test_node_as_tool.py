@@ -16,8 +16,11 @@ from weft.workflow import AI_TOOL
 BASE = "n8n-nodes-base."
 
 #: The built-in types n8n 2.8.4 and 2.41.1 mark ``usableAsTool`` (their ``export:nodes`` catalogs), with the
-#: versions that carry the flag: HTTP Request v1 and v2 do not. No other type Weft implements has it.
-N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {"httpRequest": (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5)}
+#: versions that carry the flag: HTTP Request v1 and v2 do not, nor Send Email v1. No other type Weft implements has it.
+N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {
+    "httpRequest": (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5),
+    "emailSend": (2, 2.1),
+}
 
 
 @pytest.mark.parametrize("type_name", sorted(CATALOG))
