@@ -194,3 +194,14 @@ def test_custom_form_is_refused_with_a_fix(live: LiveServer, smtp: SmtpCaptureSe
     error = live.execution(row["id"])["data"]["resultData"]["error"]
     assert error["message"] == "The response type 'Custom Form' is not supported yet"
     assert "Free Text" in error["description"] and len(smtp.messages) == before
+
+
+def test_previews_and_bots_are_told_apart_from_browsers_as_n8n_does() -> None:
+    """n8n answers a link for ``isbot(ua) || ua missing or naming teams/skype/preview`` with an empty page."""
+    from weft.nodes.builtin._send_and_wait import is_bot
+
+    recorded = json.loads((HERE / "n8n" / "isbot_3.6.13.json").read_text())["isbot"]
+    for user_agent, bot in recorded.items():
+        preview = any(word in user_agent.lower() for word in ("teams", "skype", "preview"))
+        assert is_bot(user_agent) is (bot or preview), user_agent
+    assert is_bot(None) and is_bot("")

@@ -22,7 +22,6 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from weft.db.executions import StoredExecution
-from weft.errors import WeftError
 from weft.nodes.builtin._email_templates import INVALID_LINK_PAGE, NO_ACTION_REQUIRED_PAGE
 from weft.nodes.builtin._send_and_wait import SEND_AND_WAIT_OPERATION, link_signature, webhook_answer
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
@@ -68,26 +67,24 @@ async def call_send_and_wait(
     )
     if answer.items is None:
         return _html(answer.html)
-    _check_question(runner, stored, node, request.query)
+    _check_question(stored, request.query)
     claimed = await claim_waiting(runner, execution_id, check_signature=False)
     resume_request = {"headers": request.headers, "params": {}, "query": dict(request.query), "body": _form(request)}
     runner.spawn(runner.resume_claimed(claimed, resume_items=answer.items, resume_request=resume_request))
     return _html(answer.html)
 
 
-def _check_question(
-    runner: WorkflowRunner, stored: StoredExecution, node: Mapping[str, Any], query: Mapping[str, Any]
-) -> None:
-    """A HITL tool's link answers only the question now waiting (409 for an earlier one of the execution)."""
-    try:
-        node_type = runner.registry.type_class(str(node.get("type")))
-    except WeftError:
+def _check_question(stored: StoredExecution, query: Mapping[str, Any]) -> None:
+    """A HITL tool's link (its ``toolCallId`` signed with it) answers only the question now waiting: a link of an
+    earlier question of the execution gets 409."""
+    given, stack = query.get("toolCallId"), _stack(stored)
+    if given is None or not stack:
         return
-    check = getattr(node_type, "check_waiting_request", None)
-    stack = _stack(stored)
-    refusal = check(stack[0], query) if check is not None and stack else None
-    if refusal:
-        raise ExecutionConflictError(refusal, execution_id=stored.id)
+    items = (((stack[0].get("data") or {}).get("main") or [[]])[0]) or []
+    waiting = items[0].get("json", {}).get("toolCallId") if items else None
+    if waiting is not None and str(given) != str(waiting):
+        message = "This approval link answers a question that was already answered."
+        raise ExecutionConflictError(message, execution_id=stored.id)
 
 
 def _valid(

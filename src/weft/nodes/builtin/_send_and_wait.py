@@ -44,7 +44,7 @@ _ENTITIES = {"&amp;": "&", "&lt;": "<", "&gt;": ">", "&#39;": "'", "&quot;": '"'
 #: A compact form of the ``isbot`` patterns n8n checks (link previews and HTTP clients must not approve).
 _BOT = re.compile(
     r"bot|crawl|spider|slurp|http|curl|wget|python|java/|go-http|headless|preview|scan|fetch|lighthouse"
-    r"|search|okhttp|axios|libwww|perl|ruby|php|teams|skype",
+    r"|search|okhttp|axios|libwww|perl|ruby|php|externalhit|whatsapp|telegram|discord|embed|teams|skype",
     re.IGNORECASE,
 )
 
