@@ -180,14 +180,15 @@ class SendAndWaitHitlTool(NodeType):
 
     @classmethod
     def check_waiting_request(
-        cls, entry: Mapping[str, Any], query: Mapping[str, Any], key: str
+        cls, entry: Mapping[str, Any], query: Mapping[str, Any], key: str | None = None
     ) -> tuple[int, str] | None:
-        """Why a resume request (its signature already checked, ``key``) cannot answer the question now waiting:
+        """Why a resume request (its signature already checked, ``key``; ``None``: links signed another way)
+        cannot answer the question now waiting:
         ``(401, …)`` for an answer whose own signature is missing or wrong, ``(409, …)`` for a link of an earlier
         question of the same execution; ``None`` when it can."""
         given = query.get("toolCallId")
         approved = query.get("approved")
-        if approved is not None:
+        if key is not None and approved is not None:
             expected = answer_signature(key, str(given or ""), str(approved))
             if not hmac.compare_digest(str(query.get("answer") or "").encode(), expected.encode()):
                 return 401, "Invalid token"
