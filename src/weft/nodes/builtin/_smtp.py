@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from email.utils import formatdate, getaddresses
 from typing import Any
 
@@ -75,18 +75,23 @@ def build_message(mail: Mail) -> EmailMessage:
             message.add_alternative(mail.html, subtype="html")
         else:
             message.set_content(mail.html, subtype="html")
+    inline = [a for a in mail.attachments if a.cid is not None]
+    related = message.get_body(preferencelist=("html",)) if inline else None
+    for attachment in inline:  # beside the HTML that shows them (multipart/related), as nodemailer does
+        _attach(related if related is not None else message, attachment)
     for attachment in mail.attachments:
-        _attach(message, attachment)
+        if attachment.cid is None:
+            _attach(message, attachment)
     return message
 
 
-def _attach(message: EmailMessage, attachment: Attachment) -> None:
+def _attach(target: MIMEPart, attachment: Attachment) -> None:
     maintype, _, subtype = attachment.mime_type.partition("/")
     maintype, subtype = maintype or "application", subtype or "octet-stream"
     if attachment.cid is None:
-        message.add_attachment(attachment.content, maintype=maintype, subtype=subtype, filename=attachment.filename)
+        target.add_attachment(attachment.content, maintype=maintype, subtype=subtype, filename=attachment.filename)
         return
-    message.add_attachment(
+    target.add_related(
         attachment.content, maintype=maintype, subtype=subtype, filename=attachment.filename,
         cid=f"<{attachment.cid}>", disposition="inline",
     )  # fmt: skip
