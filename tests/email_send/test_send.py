@@ -150,3 +150,28 @@ async def test_unreachable_server_continue_on_fail_gives_the_error_item() -> Non
     assert run["status"] == "success" and "ECONNREFUSED" in item["error"]
     failed = await run_workflow(email_workflow(params), smtp_credential(port))
     assert failed["status"] == "error" and "ECONNREFUSED" in failed["data"]["resultData"]["error"]["message"]
+
+
+PLAIN_MAIL = {"fromEmail": "a@x.org", "toEmail": "b@x.org", "emailFormat": "text", "text": "x"}
+
+
+async def test_starttls_when_offered_and_allow_unauthorized_certs() -> None:
+    with SmtpCaptureServer(tls="starttls") as server:
+        trusted = email_workflow({**PLAIN_MAIL, "options": {"allowUnauthorizedCerts": True}})
+        ok = await run_workflow(trusted, smtp_credential(server.port, disableStartTls=False))
+        refused = await run_workflow(email_workflow(PLAIN_MAIL), smtp_credential(server.port, disableStartTls=False))
+        plain = await run_workflow(email_workflow(PLAIN_MAIL), smtp_credential(server.port, disableStartTls=True))
+        assert ok["status"] == "success" and plain["status"] == "success"
+        assert [m.tls for m in server.messages] == [True, False]  # disableStartTls: never upgraded
+    assert (
+        refused["status"] == "error"
+        and "CERTIFICATE_VERIFY_FAILED" in refused["data"]["resultData"]["error"]["message"]
+    )
+
+
+async def test_secure_is_tls_from_the_start() -> None:
+    with SmtpCaptureServer(tls="implicit") as server:
+        params = {**PLAIN_MAIL, "options": {"allowUnauthorizedCerts": True}}
+        run = await run_workflow(email_workflow(params), smtp_credential(server.port, secure=True))
+        assert run["status"] == "success" and [m.tls for m in server.messages] == [True]
+        assert node_items(run, "Send Email")[0]["accepted"] == ["b@x.org"]

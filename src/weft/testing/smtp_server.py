@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import email
 import email.policy
+import ipaddress
+import ssl
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
@@ -31,6 +36,8 @@ class CapturedMail:
     mail_from: str
     rcpt_tos: list[str]
     raw: bytes
+    tls: bool = False
+    """Whether the mail came over TLS (implicit or STARTTLS)."""
 
     @property
     def message(self) -> EmailMessage:
@@ -53,7 +60,8 @@ class _Handler:
     async def handle_DATA(self, _server: Any, session: Any, envelope: Any) -> str:
         if self._server.user is not None and not session.authenticated:
             return "530 5.7.0 Authentication required"
-        mail = CapturedMail(str(envelope.mail_from), list(envelope.rcpt_tos), bytes(envelope.content))
+        tls = getattr(session, "ssl", None) is not None or self._server.tls == "implicit"
+        mail = CapturedMail(str(envelope.mail_from), list(envelope.rcpt_tos), bytes(envelope.content), tls)
         self._server.messages.append(mail)
         return "250 Message accepted for delivery"
 
@@ -61,10 +69,14 @@ class _Handler:
 class SmtpCaptureServer:
     """Serves SMTP in a thread on 127.0.0.1; ``messages`` holds what arrived."""
 
-    def __init__(self, port: int = 0, *, user: str | None = None, password: str | None = None) -> None:
+    def __init__(
+        self, port: int = 0, *, user: str | None = None, password: str | None = None, tls: str | None = None
+    ) -> None:
         self.port = port
         self.user = user
         self.password = password
+        self.tls = tls
+        """``None`` (plain), ``"starttls"`` (offered) or ``"implicit"`` (TLS from the start), self-signed."""
         self.messages: list[CapturedMail] = []
         self.logins: list[str] = []
         self._controller: Controller | None = None
@@ -80,6 +92,10 @@ class SmtpCaptureServer:
         kwargs: dict[str, Any] = {"hostname": "127.0.0.1", "port": self.port, "ready_timeout": 10.0}
         if self.user is not None:
             kwargs |= {"authenticator": self._authenticate, "auth_require_tls": False}
+        if self.tls == "starttls":
+            kwargs["tls_context"] = self_signed_context()
+        elif self.tls == "implicit":
+            kwargs["ssl_context"] = self_signed_context()
         if self.port == 0:
             kwargs["port"] = _free_port()
         self._controller = Controller(_Handler(self), **kwargs)
@@ -108,6 +124,36 @@ class SmtpCaptureServer:
         self.stop()
 
 
+def self_signed_context() -> ssl.SSLContext:
+    """A server TLS context with a fresh self-signed certificate for ``127.0.0.1`` (no CA trusts it)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.now(UTC)
+    cert = (
+        x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+        .serial_number(x509.random_serial_number()).not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .sign(key, hashes.SHA256())
+    )  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder:
+        cert_path, key_path = Path(folder) / "cert.pem", Path(folder) / "key.pem"
+        cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        key_path.write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        )
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert_path, key_path)
+    return context
+
+
 def _free_port() -> int:
     import socket
 
@@ -133,4 +179,4 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 
 
-__all__ = ["RECORDED_PORT", "CapturedMail", "SmtpCaptureServer"]
+__all__ = ["RECORDED_PORT", "CapturedMail", "SmtpCaptureServer", "self_signed_context"]
