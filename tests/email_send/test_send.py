@@ -175,3 +175,25 @@ async def test_secure_is_tls_from_the_start() -> None:
         run = await run_workflow(email_workflow(params), smtp_credential(server.port, secure=True))
         assert run["status"] == "success" and [m.tls for m in server.messages] == [True]
         assert node_items(run, "Send Email")[0]["accepted"] == ["b@x.org"]
+
+
+async def test_the_hitl_tool_outside_the_server_fails_with_a_fix(smtp: SmtpCaptureServer) -> None:
+    lc = "@n8n/n8n-nodes-langchain."
+    call = {"id": "c1", "name": "Refund", "args": {"toolParameters": {"input": "42"}, "hitlParameters": {}}}
+    email = {"fromEmail": "a@x.org", "toEmail": "b@x.org", "subject": "Approve?"}
+    data = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node("AI Agent", lc + "agent", {"promptType": "define", "text": "Refund 42"}, version=3.1),
+        node("Model", "weft.lmChatScripted", {"turns": [{"toolCalls": [call]}, "done"]}),
+        node("Approve", "n8n-nodes-base.emailSendHitlTool", email, version=2.1, credentials=CRED),
+        node("Refund", lc + "toolCode", {"jsCode": "return 'ok';", "description": "Refund"}, version=1.3),
+        connect("Start", "AI Agent"),
+        connect("Model", "AI Agent", type_="ai_languageModel"),
+        connect("Approve", "AI Agent", type_="ai_tool"),
+        connect("Refund", "Approve", type_="ai_tool"),
+    )
+    run = await run_workflow(data, smtp_credential(smtp.port))
+    runs = run["data"]["resultData"]["runData"]
+    [gate] = runs["Approve"]  # a tool's error goes back to the agent, as in n8n
+    assert gate["executionStatus"] == "error" and "Refund" not in runs and smtp.messages == []
+    assert gate["error"]["message"] == "Send and wait needs a resume URL, which only a stored execution has"

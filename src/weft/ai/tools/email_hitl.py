@@ -23,7 +23,7 @@ from weft.nodes.builtin._send_and_wait import (
     signed_link,
 )
 from weft.nodes.builtin._smtp import Mail, SmtpSendError, send_mail
-from weft.nodes.builtin.email_send import to_mail_string
+from weft.nodes.builtin.email_send import require_resume_url, to_mail_string
 from weft.nodes.contract import ExecuteContext, NodeDescription
 from weft.workflow import AI_TOOL
 
@@ -46,7 +46,7 @@ class EmailSendHitlTool(SendAndWaitHitlTool):
     def approval_options(self, ctx: ExecuteContext) -> list[ApprovalOption]:
         """n8n's buttons (disapprove first for ``double``), each link signed with the tool-call id in it."""
         call_id = str(self.tool_call(ctx)["id"] or "")
-        resume_url, node_id = ctx.get_resume_url(), ctx.node.id or ctx.node.name
+        resume_url, node_id = require_resume_url(ctx), ctx.node.id or ctx.node.name
 
         def link(params: Any) -> str:
             return signed_link(resume_url, node_id, {**params, "toolCallId": call_id})

@@ -144,12 +144,8 @@ def _attachments(ctx: ExecuteContext, item: Item, names: Any, *, inline: bool) -
     return out
 
 
-async def send_approval_mail(ctx: ExecuteContext) -> None:
-    """Mail item 0's send-and-wait message (subject, message, buttons) to ``toEmail``; raises ``NodeApiError``."""
-
-    def get(name: str, default: Any) -> Any:
-        return ctx.get_node_parameter(name, 0, default)
-
+def require_resume_url(ctx: ExecuteContext) -> str:
+    """The execution's signed resume URL; a node error with the fix where there is none (``weft execute``)."""
     resume_url = ctx.get_resume_url()
     if not resume_url or ctx.execution_id is None:
         raise NodeOperationError(
@@ -157,6 +153,16 @@ async def send_approval_mail(ctx: ExecuteContext) -> None:
             "Send and wait needs a resume URL, which only a stored execution has",
             description="Run the workflow through 'weft start' (the server), where executions can wait.",
         )
+    return resume_url
+
+
+async def send_approval_mail(ctx: ExecuteContext) -> None:
+    """Mail item 0's send-and-wait message (subject, message, buttons) to ``toEmail``; raises ``NodeApiError``."""
+
+    def get(name: str, default: Any) -> Any:
+        return ctx.get_node_parameter(name, 0, default)
+
+    resume_url = require_resume_url(ctx)
     if get("responseType", "approval") == "customForm":
         raise NodeOperationError(
             ctx.node.name,
@@ -188,4 +194,4 @@ async def _send_and_wait(ctx: ExecuteContext) -> NodeOutput:
     return [ctx.get_input_data()]
 
 
-__all__ = ["EmailSend", "send_approval_mail", "to_mail_string"]
+__all__ = ["EmailSend", "require_resume_url", "send_approval_mail", "to_mail_string"]
