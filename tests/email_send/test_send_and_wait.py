@@ -205,3 +205,17 @@ def test_previews_and_bots_are_told_apart_from_browsers_as_n8n_does() -> None:
         preview = any(word in user_agent.lower() for word in ("teams", "skype", "preview"))
         assert is_bot(user_agent) is (bot or preview), user_agent
     assert is_bot(None) and is_bot("")
+
+
+def test_limit_wait_time_passes_the_input_through_when_nobody_answers(
+    live: LiveServer, smtp: SmtpCaptureServer
+) -> None:
+    """n8n resumes a timed-out wait with the node disabled: it outputs its input (``handleWaitingState``)."""
+    limit = {
+        "limitWaitTime": {"values": {"limitType": "afterTimeInterval", "resumeAmount": 0.02, "resumeUnit": "minutes"}}
+    }
+    execution_id, _, [_, approve] = start(live, smtp, options=limit)
+    done = live.wait_status(execution_id, "success")
+    [output] = node_output(done, "Ask Boss")
+    assert output["body"] == {"order": 42} and node_output(done, "After") == [output]
+    assert answer(get(approve))["heading"] == "No action required"
