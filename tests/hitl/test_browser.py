@@ -3,11 +3,12 @@
 ran; Decline → the refund node never ran; no errors in the browser console. The model is scripted.
 
 Chromium and ChromeDriver come from Debian's packages (``scripts/install_browser.sh``, run by ``scripts/test`` in
-CI); without them the tests skip, saying what is missing.
+CI); without them the tests skip, saying what is missing, except in CI (``CI=true``), where they fail.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -21,11 +22,13 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[dev]')")
 if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
-    pytest.skip(
+    _missing = (
         f"Chromium or ChromeDriver is missing ({CHROMIUM}, {CHROMEDRIVER}): run scripts/install_browser.sh "
-        "(apt-get install chromium chromium-driver)",
-        allow_module_level=True,
+        "(apt-get install chromium chromium-driver)"
     )
+    if os.environ.get("CI") == "true":  # CI installs them (scripts/test): a missing browser is a failure there
+        raise RuntimeError(_missing)
+    pytest.skip(_missing, allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
