@@ -56,8 +56,6 @@ class ExpressionContext:
     from_ai_args: dict[str, Any] | None = None
     """The model's arguments when this node runs as a tool; ``None`` outside a tool call."""
     limits: ExpressionLimits = field(default_factory=ExpressionLimits)
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Additional ``$``-keys for special nodes."""
     now: datetime | None = None
     """A fixed instant for ``$now``/``$today`` (tests, replays); ``None`` means the wall clock."""
     preview: bool = False

@@ -183,5 +183,4 @@ def base_state(ctx: ExpressionContext) -> dict[str, Any]:
         "nodeVersion": node.typeVersion if node is not None else None,
         "nodeId": node.id if node is not None else None,
         "webhookId": node.webhookId if node is not None else None,
-        "extra": ctx.extra,
     }
