@@ -75,14 +75,17 @@ def _execution(api: httpx.Client, execution_id: str, status: str | None = None) 
 
 
 def _latest(api: httpx.Client, workflow_id: str, seen: set[str]) -> str:
+    """The new execution's id. n8n 2.8.4's list leaves out executions it holds in memory: then the next id."""
     deadline = time.monotonic() + 60
+    following = str(max((int(i) for i in seen if i.isdigit()), default=0) + 1)
     while time.monotonic() < deadline:
-        for status in (None, "waiting"):
-            params = {"workflowId": workflow_id, **({"status": status} if status else {})}
-            for row in api.get("/api/v1/executions", params=params).json().get("data", []):
-                if str(row["id"]) not in seen:
-                    seen.add(str(row["id"]))
-                    return str(row["id"])
+        for row in api.get("/api/v1/executions", params={"workflowId": workflow_id}).json().get("data", []):
+            if str(row["id"]) not in seen:
+                seen.add(str(row["id"]))
+                return str(row["id"])
+        if api.get(f"/api/v1/executions/{following}").status_code == 200:
+            seen.add(following)
+            return following
         time.sleep(0.5)
     raise SystemExit("no new execution")
 
@@ -160,9 +163,7 @@ def _round(base: str, api: httpx.Client, smtp: SmtpCaptureServer, workflow: dict
     decline, approve = _links(mail.raw)
     chosen = approve if click == "approve" else decline
     other = decline if click == "approve" else approve
-    probes = {
-        "preview_no_user_agent": httpx.get(chosen, headers={"user-agent": ""}, timeout=30),
-        "preview_bot": httpx.get(chosen, headers={"user-agent": "python-httpx/0.27"}, timeout=30),
+    probes = {  # in this order: n8n 2.8.4 resumes on a request without a user agent
         "bad_signature": httpx.get(_with(chosen, signature="0" * 64), headers={"user-agent": BROWSER}, timeout=30),
         "missing_signature": httpx.get(_with(chosen, signature=None), headers={"user-agent": BROWSER}, timeout=30),
         "swapped_query": httpx.get(
@@ -171,6 +172,8 @@ def _round(base: str, api: httpx.Client, smtp: SmtpCaptureServer, workflow: dict
             timeout=30,
         ),
         "put_method": httpx.put(chosen, headers={"user-agent": BROWSER}, timeout=30),
+        "preview_bot": httpx.get(chosen, headers={"user-agent": "python-httpx/0.27"}, timeout=30),
+        "preview_no_user_agent": httpx.get(chosen, headers={"user-agent": ""}, timeout=30),
     }
     still = _execution(api, execution_id)
     clicked = httpx.get(chosen, headers={"user-agent": BROWSER}, timeout=30)
