@@ -130,6 +130,7 @@ def _child_workflow() -> dict[str, Any]:
 
 
 def test_approval_inside_a_workflow_tools_sub_workflow(live: LiveServer) -> None:
+    SENT.clear()  # questions of an earlier run (the other database) name another server
     live.instance.runner.registry.register(RecordingHitlTool)
     child = _child_workflow()
     live.instance.store.workflows.import_workflow(child, activate=False)
