@@ -124,3 +124,21 @@ async def test_drives_nest() -> None:
         return await drive(inner()) + run_off_loop(lambda: 1)
 
     assert await drive(outer()) == 3
+
+
+async def test_drivers_are_reused_and_each_run_sees_its_own_context() -> None:
+    async def read() -> str:
+        await asyncio.sleep(0)
+        return REQUEST.get()
+
+    async def boom() -> None:
+        raise ValueError("first run fails")
+
+    with pytest.raises(ValueError, match="first run fails"):
+        await drive(boom())
+    seen = []
+    for name in ("a", "b"):
+        context = contextvars.copy_context()
+        context.run(REQUEST.set, name)
+        seen.append(await asyncio.get_running_loop().create_task(drive(read()), context=context))
+    assert seen == ["a", "b"]
