@@ -115,13 +115,13 @@ def weft_process(tmp_path: Path) -> Any:
     process.stop(signal.SIGKILL)
 
 
-def test_both_waits_survive_a_killed_server(weft_process: WeftProcess) -> None:
-    """A real ``weft start`` is SIGKILLed while parent and child wait; started again, resuming the child through its
-    resume URL finishes the parent with the child's output."""
-    path = unique_path("subkill")
-    parent, child = sub_wait_pair(path)
-    weft_process.start()
-    with httpx.Client(base_url=weft_process.url, timeout=10) as client:
+def _kill_while_waiting_then_resume(
+    process: WeftProcess, parent: dict[str, Any], child: dict[str, Any], path: str, resume: Any
+) -> dict[str, Any]:
+    """Import the pair, call the parent's webhook, SIGKILL the server once both wait, start it again, resume the
+    child through the resume URL its ``Before`` node kept (``resume(url)``); the finished parent's data."""
+    process.start()
+    with httpx.Client(base_url=process.url, timeout=10) as client:
         log_in(client)
         for workflow, active in ((child, False), (parent, True)):
             imported = client.post("/rest/workflows/import", json=workflow, params={"activate": active})
@@ -136,13 +136,26 @@ def test_both_waits_survive_a_killed_server(weft_process: WeftProcess) -> None:
         child_id = wait_for(lambda: only(child["id"], "waiting"))["id"]
         child_data = client.get(f"/rest/executions/{child_id}").json()["data"]["data"]
         resume_url = child_data["resultData"]["runData"]["Before"][0]["data"]["main"][0][0]["json"]["resumeUrl"]
-        weft_process.stop(signal.SIGKILL)
-        weft_process.start()
+        process.stop(signal.SIGKILL)
+        process.start()
         log_in(client)
-        assert httpx.post(resume_url, json={"answer": "after the restart"}, timeout=10).status_code == 200
+        assert resume(resume_url).status_code == 200
         wait_for(lambda: only(parent["id"], "success"))
-        done = client.get(f"/rest/executions/{parent_id}").json()["data"]["data"]["resultData"]["runData"]["Done"]
-        assert done[0]["data"]["main"][0][0]["json"] == {"final": "hello Ada: after the restart"}
+        data: dict[str, Any] = client.get(f"/rest/executions/{parent_id}").json()["data"]["data"]
+        return data
+
+
+def test_both_waits_survive_a_killed_server(weft_process: WeftProcess) -> None:
+    """A real ``weft start`` is SIGKILLed while parent and child wait; started again, resuming the child through its
+    resume URL finishes the parent with the child's output."""
+    path = unique_path("subkill")
+    parent, child = sub_wait_pair(path)
+    answer = {"answer": "after the restart"}
+    data = _kill_while_waiting_then_resume(
+        weft_process, parent, child, path, lambda url: httpx.post(url, json=answer, timeout=10)
+    )
+    done = data["resultData"]["runData"]["Done"]
+    assert done[0]["data"]["main"][0][0]["json"] == {"final": "hello Ada: after the restart"}
 
 
 def test_a_waiting_child_for_one_of_several_items_fails_the_parent(live: LiveServer) -> None:
@@ -237,27 +250,7 @@ def test_a_workflow_tool_whose_sub_workflow_waits_survives_a_killed_server(weft_
             "Get Weather": {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]},
         },
     }
-    weft_process.start()
-    with httpx.Client(base_url=weft_process.url, timeout=10) as client:
-        log_in(client)
-        for data, active in ((child, False), (parent, True)):
-            imported = client.post("/rest/workflows/import", json=data, params={"activate": active})
-            assert imported.status_code == 201, imported.text
-
-        def only(workflow_id: str, status: str) -> Any:
-            rows = client.get("/rest/executions", params={"workflowId": workflow_id}).json()["data"]
-            return rows[0] if rows and rows[0]["status"] == status else None
-
-        assert client.get(f"/webhook/{path}").status_code == 200
-        parent_id = wait_for(lambda: only(parent["id"], "waiting"))["id"]
-        child_id = wait_for(lambda: only(child["id"], "waiting"))["id"]
-        child_data = client.get(f"/rest/executions/{child_id}").json()["data"]["data"]
-        resume_url = child_data["resultData"]["runData"]["Before"][0]["data"]["main"][0][0]["json"]["resumeUrl"]
-        weft_process.stop(signal.SIGKILL)
-        weft_process.start()
-        log_in(client)
-        assert httpx.get(resume_url, timeout=10).status_code == 200  # the Wait node's method: GET
-        wait_for(lambda: only(parent["id"], "success"))
-        data = client.get(f"/rest/executions/{parent_id}").json()["data"]["data"]
-        answer = data["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0][0]["json"]["output"]
-        assert answer == 'Forecast: [{"forecast":"sunny in Paris for 3 days"}]'
+    # the Wait node's method is GET
+    data = _kill_while_waiting_then_resume(weft_process, parent, child, path, lambda url: httpx.get(url, timeout=10))
+    answer = data["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0][0]["json"]["output"]
+    assert answer == 'Forecast: [{"forecast":"sunny in Paris for 3 days"}]'

@@ -16,7 +16,7 @@ from weft.workflow import AI_TOOL
 async def connected_tools(ctx: NodeContext, input_label: str) -> list[ToolSpec]:
     """The tools of ``ctx``'s node; anything else supplied there is an error naming ``input_label``."""
     groups: list[list[ToolSpec]] = []
-    for spec in _flatten(await ctx.get_input_connection_data(AI_TOOL, 0)):
+    for spec in flatten_supplied(await ctx.get_input_connection_data(AI_TOOL, 0)):
         if not isinstance(spec, ToolSpec):
             raise NodeOperationError(
                 ctx.node.name,
@@ -30,14 +30,15 @@ async def connected_tools(ctx: NodeContext, input_label: str) -> list[ToolSpec]:
     return [spec for group in reversed(groups) for spec in group]
 
 
-def _flatten(supplied: Iterable[Any]) -> list[Any]:
+def flatten_supplied(supplied: Iterable[Any]) -> list[Any]:
+    """What sub-nodes supplied, a toolkit's list of tools flattened into it, nothing left out but ``None``."""
     flat: list[Any] = []
     for value in supplied:
         if isinstance(value, list | tuple):
-            flat.extend(_flatten(value))
+            flat.extend(flatten_supplied(value))
         elif value is not None:
             flat.append(value)
     return flat
 
 
-__all__ = ["connected_tools"]
+__all__ = ["connected_tools", "flatten_supplied"]

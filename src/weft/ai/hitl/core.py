@@ -19,11 +19,12 @@ arguments are what run.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from weft.nodes.connected_tools import flatten_supplied
 from weft.nodes.contract import ActionMetadata, ActionResponse, ExecuteNodeAction, SupplyDataContext, ToolSpec
 from weft.nodes.node_tool import tool_schema
 from weft.workflow import AI_TOOL, Item
@@ -40,16 +41,6 @@ def is_hitl_type(type_name: str) -> bool:
     return type_name.endswith(HITL_SUFFIX)
 
 
-def _flatten(supplied: Iterable[Any]) -> list[Any]:
-    flat: list[Any] = []
-    for value in supplied:
-        if isinstance(value, list | tuple):
-            flat.extend(_flatten(value))
-        elif value is not None:
-            flat.append(value)
-    return flat
-
-
 def hitl_parameters_schema(ctx: SupplyDataContext) -> dict[str, Any]:
     """The HITL node's own ``$fromAI`` arguments, without ``toolParameters`` and ``tool`` (n8n's ``omit``)."""
     schema = tool_schema(ctx.node)
@@ -64,7 +55,7 @@ def hitl_parameters_schema(ctx: SupplyDataContext) -> dict[str, Any]:
 
 async def gated_tools(ctx: SupplyDataContext) -> list[ToolSpec]:
     """The tools connected into the HITL node, each gated by it (n8n's ``createHitlToolkit``)."""
-    supplied = _flatten(await ctx.get_input_connection_data(AI_TOOL, 0))
+    supplied = flatten_supplied(await ctx.get_input_connection_data(AI_TOOL, 0))  # in connection order
     hitl_schema = {**hitl_parameters_schema(ctx), "description": "Parameters for the Human-in-the-Loop layer"}
     gated: list[ToolSpec] = []
     for spec in supplied:
