@@ -32,7 +32,8 @@ def observation_of(response: ActionResponse | None) -> str:
 
 
 def args_with_id(call: ToolCall) -> dict[str, Any]:
-    return {**call.args, "id": call.id} if "id" not in call.args else dict(call.args)
+    """The arguments n8n replays: the call's ``id`` added, over an argument of that name (recorded: case a239)."""
+    return {**call.args, "id": call.id}
 
 
 def as_sent(messages: list[Message]) -> list[Message]:
