@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import httpx
+from tests._live_n8n import start_n8n
 
 from weft.testing.smtp_server import RECORDED_PORT, SmtpCaptureServer
 
@@ -216,18 +217,8 @@ def main(anchor: str, out_name: str) -> None:
         published = _n8n(anchor, "publish:workflow", f"--id={workflow['id']}")
         if published.returncode != 0:
             _n8n(anchor, "update:workflow", f"--id={workflow['id']}", "--active=true")
-        log = open(Path(tmp) / "n8n.log", "w")
-        server = subprocess.Popen([f"{anchor}/node_modules/.bin/n8n", "start"], env=env, stdout=log, stderr=log)
+        server = start_n8n(anchor, env, base, Path(tmp) / "n8n.log")
         try:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(1)
-            time.sleep(3)
             api = _api(base)
             results = {"approve": _round(base, api, smtp, workflow, "approve")}
             results["decline"] = _round(base, api, smtp, workflow, "decline")

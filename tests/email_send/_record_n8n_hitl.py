@@ -19,6 +19,7 @@ from typing import Any
 
 import httpx
 from _record_n8n import BROWSER, CREDENTIAL, _answer, _api, _env, _execution, _latest, _links, _n8n, _summary
+from tests._live_n8n import start_n8n
 
 from weft.testing.smtp_server import RECORDED_PORT, SmtpCaptureServer
 
@@ -72,18 +73,8 @@ def main(anchor: str, fake_llm: str, out_name: str) -> None:
             path = HERE / "n8n" / f"{case}_workflow.json"
             _n8n(anchor, "import:workflow", f"--input={path}")
             _n8n(anchor, "publish:workflow", f"--id={json.loads(path.read_text())['id']}")
-        log = open(Path(tmp) / "n8n.log", "w")
-        server = subprocess.Popen([f"{anchor}/node_modules/.bin/n8n", "start"], env=env, stdout=log, stderr=log)
+        server = start_n8n(anchor, env, base, Path(tmp) / "n8n.log")
         try:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(1)
-            time.sleep(3)
             api = _api(base)
             for case in CASES:
                 llm_log = Path(tmp) / f"{case}.jsonl"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from tests._live_n8n import start_n8n
 
 HERE = Path(__file__).parent
 OWNER = {"email": "owner@example.com", "firstName": "Ada", "lastName": "Owner", "password": "Passw0rd-long"}
@@ -182,22 +183,8 @@ def main(anchor: str, fake_llm: str, out_name: str) -> None:
             path = HERE / "n8n" / f"{case}_workflow.json"
             _n8n(anchor, "import:workflow", f"--input={path}")
             _n8n(anchor, "publish:workflow", f"--id={json.loads(path.read_text())['id']}")
-        server = subprocess.Popen(
-            [f"{anchor}/node_modules/.bin/n8n", "start"],
-            env=env,
-            stdout=open(Path(tmp) / "n8n.log", "w"),
-            stderr=subprocess.STDOUT,
-        )
+        server = start_n8n(anchor, env, base, Path(tmp) / "n8n.log")
         try:
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                time.sleep(1)
-            time.sleep(3)
             api = _api(base)
             for case, button in CASES.items():
                 log = Path(tmp) / f"{case}.jsonl"
