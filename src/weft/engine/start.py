@@ -57,6 +57,8 @@ def find_start_node(workflow: Workflow, registry: NodeRegistry) -> str:
             return node.name
     for node in enabled:
         cls = registry.type_class(node.type)
+        if cls is not None and not cls.description.outputs and not cls.description.inputs:
+            continue  # a sticky note: nothing runs from it
         if not workflow.inputs(node.name, MAIN) and (cls is None or not cls.description.is_sub_node):
             return node.name
     raise WorkflowDefinitionError(
