@@ -94,3 +94,19 @@ def test_graph_queries() -> None:
     assert wf.sub_nodes("B", "ai_languageModel") == ["Model"]
     assert wf.parents("B", None) == ["A", "Model"]
     assert wf.input_count("B") == 1
+
+
+def test_an_old_export_with_a_numeric_id_loads() -> None:
+    assert parse_workflow({"id": 42, "name": "old", "nodes": [], "connections": {}}).id == "42"
+
+
+def test_every_node_weft_cannot_run_is_named_in_one_error() -> None:
+    nodes = [
+        {"name": "Fn", "type": "n8n-nodes-base.function", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {"name": "Every hour", "type": "n8n-nodes-base.cron", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+    ]
+    with pytest.raises(UnknownNodeTypeError) as info:
+        validate_workflow(parse_workflow({"name": "old", "nodes": nodes, "connections": {}}), default_registry())
+    message = info.value.message
+    assert message.startswith("2 nodes cannot run in Weft: 'Fn': Unknown node type 'n8n-nodes-base.function'")
+    assert "'Every hour': Unknown node type 'n8n-nodes-base.cron'" in message

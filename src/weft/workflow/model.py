@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from weft.errors import WorkflowFileError
 
@@ -97,8 +97,15 @@ class WorkflowModel(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     id: str | None = None
+    """The workflow's id; old exports wrote a number, which is read as its text (``42`` → ``"42"``)."""
     name: str = "My workflow"
     active: bool = False
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _numeric_id(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
     nodes: list[NodeModel] = Field(default_factory=list)
     connections: dict[str, dict[str, list[list[Connection] | None]]] = Field(default_factory=dict)
     """``{source: {type: [[Connection, …] per output index]}}``."""

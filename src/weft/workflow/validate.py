@@ -49,7 +49,15 @@ def validate_workflow(model: WorkflowModel, node_types: NodeTypeLookup | None = 
                         )
     if node_types is None:
         return
-    for node in model.nodes:
-        problem = node_types.check(node.type, node.typeVersion)
-        if problem is not None:
-            raise UnknownNodeTypeError(problem, node_name=node.name, field="type")
+    problems = [(node, p) for node in model.nodes if (p := node_types.check(node.type, node.typeVersion)) is not None]
+    if len(problems) == 1:
+        node, problem = problems[0]
+        raise UnknownNodeTypeError(problem, node_name=node.name, field="type")
+    if problems:  # every node Weft cannot run, in one message
+        listed = "; ".join(f"{node.name!r}: {problem.split('. ')[0]}" for node, problem in problems)
+        raise UnknownNodeTypeError(
+            f"{len(problems)} nodes cannot run in Weft: {listed}. Replace them, or install the packages that "
+            "provide them (the 'weft.nodes' entry point).",
+            node_name=problems[0][0].name,
+            field="type",
+        )
