@@ -129,3 +129,43 @@ async def test_think_tool_names() -> None:
     assert ToolThink().tool_spec(Ctx(1), 0).name == "thinking_tool"  # type: ignore[arg-type]
     spec = ToolThink().tool_spec(Ctx(1.1), 0)  # type: ignore[arg-type]
     assert spec.name == "My_Think" and spec.description == THINK_DESCRIPTION
+
+
+async def test_a_code_tool_runs_its_javascript_off_the_event_loop() -> None:
+    """The loop keeps running other tasks while the tool's code is busy (user code runs in a worker thread)."""
+    import asyncio
+
+    from weft.ai.agent_catalog import agent_registry
+    from weft.engine.loop import Execution
+    from weft.testing.workflows import connect, node, workflow
+    from weft.workflow import Workflow, parse_workflow
+
+    busy = "const t = Date.now(); while (Date.now() - t < 300) {} return 'done';"
+    turns = [{"toolCalls": [{"name": "Busy", "args": {"input": "go"}}]}, "{{last_tool_result}}"]
+    wf = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node("AI Agent", "@n8n/n8n-nodes-langchain.agent", {"promptType": "define", "text": "go"}, version=3.1),
+        node("Model", "weft.lmChatScripted", {"turns": turns}),
+        node("Busy", "@n8n/n8n-nodes-langchain.toolCode", {"description": "busy", "jsCode": busy}, version=1.1),
+        connect("Start", "AI Agent"),
+        connect("Model", "AI Agent", type_="ai_languageModel"),
+        connect("Busy", "AI Agent", type_="ai_tool"),
+    )
+    ticks = 0
+    done = asyncio.Event()
+
+    async def tick() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            await asyncio.sleep(0.005)
+
+    ticker = asyncio.create_task(tick())
+    run = await Execution(Workflow(parse_workflow(wf)), registry=agent_registry()).run()
+    done.set()
+    await ticker
+    assert run["status"] == "success"
+    assert run["data"]["resultData"]["runData"]["AI Agent"][0]["data"]["main"][0][0]["json"]["output"] == (
+        '[{"response":"done"}]'
+    )
+    assert ticks > 20  # 300 ms of busy code; on the event loop the ticker would not have run meanwhile

@@ -1,4 +1,4 @@
-"""User code never runs on the event loop: while four Code nodes (or four expressions of Set nodes) spin in
+"""User code never runs on the event loop: while four Code nodes (four Set expressions, four Sorts by code) spin in
 ``while (true) {}``, the server still answers a webhook, and the loops end at their time limit. (How fast it
 answers is measured by the bench ``bench/bench_code_isolation.py``; this test only asserts that it answers before
 the loops end.)"""
@@ -25,6 +25,16 @@ _SPIN_CODE = {
     "typeVersion": 2,
     "parameters": {"jsCode": "while (true) {}"},
 }
+_SPIN_SORT = {  # the comparator only runs for two items or more: a Code node makes them
+    "type": "n8n-nodes-base.sort",
+    "typeVersion": 1,
+    "parameters": {"type": "code", "code": "while (true) {}\nreturn 0;"},
+    "_before": {
+        "type": "n8n-nodes-base.code",
+        "typeVersion": 2,
+        "parameters": {"jsCode": "return [{json: {n: 1}}, {json: {n: 2}}];"},
+    },
+}
 _SPIN_EXPRESSION = {
     "type": "n8n-nodes-base.set",
     "typeVersion": 3.4,
@@ -40,6 +50,19 @@ _SPIN_EXPRESSION = {
 
 
 def _spinning_workflow(path: str, spinner: dict[str, Any]) -> dict[str, Any]:
+    spinner = dict(spinner)
+    before = spinner.pop("_before", None)
+    data = _webhook_then(path, spinner)
+    if before is not None:  # Webhook → Before → Spin
+        data["nodes"].append({"name": "Before", "position": [100, 0], **before})
+        data["connections"] = {
+            "Webhook": {"main": [[{"node": "Before", "type": "main", "index": 0}]]},
+            "Before": {"main": [[{"node": "Spin", "type": "main", "index": 0}]]},
+        }
+    return data
+
+
+def _webhook_then(path: str, spinner: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": uuid.uuid4().hex[:16],
         "name": f"spin {path}",
@@ -69,7 +92,9 @@ def _webhook_example(path: str) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("spinner", [_SPIN_CODE, _SPIN_EXPRESSION], ids=["code", "expression"])
+@pytest.mark.parametrize(
+    "spinner", [_SPIN_CODE, _SPIN_EXPRESSION, _SPIN_SORT], ids=["code", "expression", "sort-by-code"]
+)
 def test_a_webhook_answers_while_four_nodes_spin(server: Server, spinner: dict[str, Any]) -> None:
     spin, quick = f"spin-{uuid.uuid4().hex[:8]}", f"quick-{uuid.uuid4().hex[:8]}"
     server.import_workflow(_spinning_workflow(spin, spinner))

@@ -14,6 +14,7 @@ from weft.ai.tools._schema import closed_objects, parse_json_parameter, schema_f
 from weft.ai.tools.base import TOOL_OUTPUTS, ToolNode, string_input, string_input_schema
 from weft.errors import NodeOperationError
 from weft.expressions import run_code_for_item
+from weft.expressions.offload import run_in_worker
 from weft.nodes.contract import NodeContext, NodeDescription, ToolSpec
 from weft.nodes.tool_names import node_name_to_tool_name
 
@@ -91,7 +92,8 @@ class ToolCode(ToolNode):
         else:
             query = {k: item_json[k] for k in schema.get("properties") or {} if k in item_json}
         code = str(ctx.get_node_parameter("jsCode", item_index, raw=True))
-        result = run_code_for_item(_wrap(code, query), ctx.expression_context(), item_index)
+        # user code: in a worker, never on the event loop
+        result = await run_in_worker(run_code_for_item, _wrap(code, query), ctx.expression_context(), item_index)
         returned = result.items[0]["json"] if result.items else {"type": "undefined", "value": None}
         value = returned.get("value")
         if returned.get("type") == "number" and isinstance(value, int | float):

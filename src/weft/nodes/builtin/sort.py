@@ -37,7 +37,7 @@ class Sort(NodeType):
             random.shuffle(items)
             return [items]
         if kind == "code":
-            return [_sort_by_code(ctx, items)]
+            return [await _sort_by_code(ctx, items)]
         return [_sort_simple(ctx, params, items)]
 
 
@@ -73,7 +73,7 @@ def _sort_simple(ctx: ExecuteContext, params: Params, items: list[Item]) -> list
 _RETURN = re.compile(r"\breturn\b")
 
 
-def _sort_by_code(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
+async def _sort_by_code(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
     """n8n ``sortByCode``: ``items.sort((a, b) => { <code> })`` in the Code sandbox. The sandbox sorts the items'
     positions, so the items themselves (and their pairing) go out unchanged, in the new order."""
     code = str(ctx.get_node_parameter("code", 0, "", raw=True))
@@ -87,8 +87,10 @@ def _sort_by_code(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
         "return [{ json: { order } }];"
     )
     from weft.expressions import run_code
+    from weft.expressions.offload import run_in_worker
 
-    result = run_code(program, ctx.expression_context())
+    # user code: in a worker, never on the event loop (a `while (true) {}` holds only its thread)
+    result = await run_in_worker(run_code, program, ctx.expression_context())
     order = result.items[0]["json"]["order"] if result.items else []
     return [items[index] for index in order]
 
