@@ -9,6 +9,7 @@ CATALOG: dict[str, str] = {
     _BASE + "manualTrigger": "weft.nodes.builtin.manual_trigger:ManualTrigger",
     _BASE + "start": "weft.nodes.builtin.manual_trigger:Start",
     _BASE + "noOp": "weft.nodes.builtin.no_op:NoOp",
+    _BASE + "executionData": "weft.nodes.builtin.execution_data:ExecutionData",
     _BASE + "renameKeys": "weft.nodes.builtin.rename_keys:RenameKeys",
     _BASE + "stickyNote": "weft.nodes.builtin.sticky_note:StickyNote",
     _BASE + "set": "weft.nodes.builtin.set:Set",
