@@ -10,6 +10,7 @@ from urllib.parse import quote
 from weft.ai.tools._http_tool_params import RequestTemplate, ToolParameter
 from weft.errors import NodeOperationError
 from weft.nodes.builtin._json_repair import repair_json
+from weft.nodes.builtin._utils import js_string
 
 _RAW_KEYS = ("qsRaw", "headersRaw", "bodyRaw")
 _ENCODE_URI_SAFE = ";,/?:@&=+$-_.!~*'()#"
@@ -93,20 +94,8 @@ def _raw_value(raw: str, parameter: ToolParameter, value: Any) -> str:
 
 
 def _js_string(value: Any) -> str:
-    """JavaScript's ``String(value)``."""
-    if value is _MISSING:
-        return "undefined"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dict):
-        return "[object Object]"
-    if isinstance(value, list):
-        return ",".join("" if v is None else _js_string(v) for v in value)
-    return str(value)
+    """JavaScript's ``String(value)`` (``undefined`` for a missing value)."""
+    return "undefined" if value is _MISSING else js_string(value)
 
 
 __all__ = ["fill_request"]

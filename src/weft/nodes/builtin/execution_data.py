@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
+from weft.nodes.builtin._utils import js_string
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
-from weft.workflow.jsjson import js_json
 
 _UNDEFINED = object()
 MAX_ITEMS = 50
@@ -55,16 +55,8 @@ def _value(value: Any, version: float) -> Any:
 
 
 def _text(value: Any) -> str:
-    """JavaScript's ``String(value)``."""
-    if value is _UNDEFINED:
-        return "undefined"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value
-    return js_json(value) if isinstance(value, int | float) else str(value)
+    """JavaScript's ``String(value)`` (``undefined`` for a pair without a value)."""
+    return "undefined" if value is _UNDEFINED else js_string(value)
 
 
 def _set(ctx: ExecuteContext, custom: dict[str, str], key: Any, value: Any) -> None:
