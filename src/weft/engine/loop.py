@@ -13,13 +13,13 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from functools import partial
 from typing import Any
 
 from weft.engine import inputs, outcomes, scheduling
+from weft.engine.concurrent import pop_group, run_together
 from weft.engine.context import _BaseContext, wrap_node_error
 from weft.engine.entry_metadata import EntryMetadata
 from weft.engine.hooks import ExecutionHooks, HookName
@@ -29,8 +29,8 @@ from weft.engine.options import EngineOptions
 from weft.engine.requests import collect_action_responses, handle_request
 from weft.engine.run_node import run_node
 from weft.engine.runaway import check_node_run_cap, yield_between_nodes
-from weft.engine.state import initial_run_execution_data, next_execution_index_of
-from weft.engine.tasks import task_finished, task_started, upsert_task
+from weft.engine.state import clear_wait, initial_run_execution_data, next_execution_index_of
+from weft.engine.tasks import StartedRun, task_finished, task_started, upsert_task
 from weft.errors import (
     CancelSignal,
     EngineSignal,
@@ -48,17 +48,6 @@ from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, Run
 class Step(Enum):
     CONTINUE = "continue"
     STOP = "stop"
-
-
-@dataclass(frozen=True, slots=True)
-class _Started:
-    """A stack entry whose run has begun: what running it and recording it need."""
-
-    entry: ExecuteData
-    node_type: NodeType
-    run_index: int
-    inputs: list[Item]
-    task: TaskData
 
 
 class Execution:
@@ -121,7 +110,7 @@ class Execution:
 
     async def resume(self) -> Run:
         """Continue ``self.data`` (a waiting or interrupted execution) from its stack."""
-        self._handle_waiting_state()
+        clear_wait(self.data)
         return await self._drive(resumed=True)
 
     async def run_partial(self, *, run_data: RunData, dirty_nodes: list[str], destination: str) -> Run:
@@ -146,12 +135,7 @@ class Execution:
             self._task.cancel()
 
     def resume_url(self) -> str | None:
-        base = self.options.resume_url_base
-        if base is None or self.execution_id is None:
-            return None
-        url = f"{base.rstrip('/')}/{self.execution_id}"
-        sign = self.options.sign_resume_url
-        return f"{url}?signature={sign(self.execution_id)}" if sign else url
+        return self.options.resume_url(self.execution_id)
 
     async def supply_sub_node_data(self, parent: _BaseContext, connection_type: str, item_index: int) -> list[Any]:
         from weft.engine.subnodes import supply_sub_node_data
@@ -190,7 +174,7 @@ class Execution:
         try:
             runs = 0
             while self.stack and self.cancel_reason is None:
-                group = self._pop_group()
+                group = pop_group(self.stack)
                 step = await (self._step(group[0]) if len(group) == 1 else self._step_together(group))
                 if step is Step.STOP:
                     break
@@ -210,46 +194,28 @@ class Execution:
         await self.hooks.run("workflowExecuteAfter", run, None)
         return run
 
-    def _pop_group(self) -> list[ExecuteData]:
-        """The next entry, with the entries after it that run at once with it (one concurrent request)."""
-        entry = self.stack.pop(0)
-        group_id = EntryMetadata.of(entry).concurrent_group
-        group = [entry]
-        while group_id is not None and self.stack and EntryMetadata.of(self.stack[0]).concurrent_group == group_id:
-            group.append(self.stack.pop(0))
-        return group
-
     async def _step(self, entry: ExecuteData) -> Step:
         """Run one stack entry: prepare, execute (with retries), record, route."""
         started = await self._start(entry)
-        if isinstance(started, Step):
-            return started
+        if started is None:
+            return Step.CONTINUE
         output, error = await self._run_with_retries(entry, started.node_type, started.run_index, started.inputs)
         return await self._finish(started, output, error)
 
     async def _step_together(self, entries: list[ExecuteData]) -> Step:
-        """The requested nodes of one concurrent request: started in request order (their execution indexes),
-        run at once, then recorded in request order, so the run data does not depend on which ended first."""
-        started = [s for s in [await self._start(entry) for entry in entries] if not isinstance(s, Step)]
-        tasks = [
-            asyncio.ensure_future(self._run_with_retries(s.entry, s.node_type, s.run_index, s.inputs)) for s in started
-        ]
-        try:
-            results = list(await asyncio.gather(*tasks))
-        except asyncio.CancelledError:
-            if self.cancel_reason is None:
-                raise
-            results = [
-                t.result() if t.done() and not t.cancelled() else (None, CancelSignal(self.cancel_reason))
-                for t in tasks
-            ]
-        step = Step.CONTINUE
-        for one, (output, error) in zip(started, results, strict=True):
-            if await self._finish(one, output, error) is Step.STOP:
-                step = Step.STOP
-        return step
+        """The requested nodes of one concurrent request (:mod:`weft.engine.concurrent`)."""
 
-    async def _start(self, entry: ExecuteData) -> _Started | Step:
+        async def run(s: StartedRun) -> tuple[Any, BaseException | None]:
+            return await self._run_with_retries(s.entry, s.node_type, s.run_index, s.inputs)
+
+        async def finish(s: StartedRun, output: Any, error: BaseException | None) -> bool:
+            return await self._finish(s, output, error) is Step.STOP
+
+        stopped = await run_together(entries, self._start, run, finish, lambda: self.cancel_reason)
+        return Step.STOP if stopped else Step.CONTINUE
+
+    async def _start(self, entry: ExecuteData) -> StartedRun | None:
+        """Begin the entry's run; ``None`` when there is nothing to run (filtered out, or no input yet)."""
         name = entry["node"]["name"]
         # n8n keeps the error of a node that continued on failure only while no other node runs after it
         self.execution_error = None
@@ -257,18 +223,19 @@ class Execution:
         outcomes.add_paired_item_lineage(entry)
         run_index = entry.get("runIndex", len(self.run_data.get(name, [])))
         if self._filtered_out(name):
-            return Step.CONTINUE
+            return None
         node_type = self._node_type(entry)
         connection_input = inputs.connection_input(self.workflow, entry, node_type)
         if connection_input is None:
-            return self._skip(f"{name}:{run_index}")
+            self._skip(f"{name}:{run_index}")
+            return None
         task = task_started(entry, self.next_execution_index())
         if not EntryMetadata.of(entry).node_was_resumed:
             await self.hooks.run("nodeExecuteBefore", name, task)
-        return _Started(entry=entry, node_type=node_type, run_index=run_index, inputs=connection_input, task=task)
+        return StartedRun(entry=entry, node_type=node_type, run_index=run_index, inputs=connection_input, task=task)
 
     async def _finish(
-        self, started: _Started, output: NodeOutput | EngineRequest | None, error: BaseException | None
+        self, started: StartedRun, output: NodeOutput | EngineRequest | None, error: BaseException | None
     ) -> Step:
         entry, run_index = started.entry, started.run_index
         if isinstance(output, EngineRequest):
@@ -344,7 +311,7 @@ class Execution:
         task["error"] = error_json
         task["executionStatus"] = "error"
         self.data["resultData"]["lastNodeExecuted"] = name
-        await self.hooks.run("sendChunk", _error_chunk(node.id, name, run_index, error_json))
+        await self.hooks.run("sendChunk", outcomes.error_chunk(node.id, name, run_index, error_json))
         rewire = entry["node"].get("rewireOutputLogTo")
         is_tool = rewire == "ai_tool"
         if outcomes.continues_on_error(node) or (is_tool and node.onError != "stopWorkflow"):
@@ -418,11 +385,10 @@ class Execution:
         node = self.workflow.nodes[entry["node"]["name"]]
         return self.registry.get(node.type, node.typeVersion)
 
-    def _skip(self, key: str) -> Step:
+    def _skip(self, key: str) -> None:
         if key == self._last_skipped:
             raise WorkflowOperationError("Stopped execution because it seems to be in an endless loop")
         self._last_skipped = key
-        return Step.CONTINUE
 
     def _filtered_out(self, name: str) -> bool:
         node_filter = self.data["startData"].get("runNodeFilter")
@@ -432,23 +398,3 @@ class Execution:
         if self._pending_hooks:
             pending, self._pending_hooks = self._pending_hooks, []
             await asyncio.gather(*pending)
-
-    def _handle_waiting_state(self) -> None:
-        """Resuming a waiting execution: the node at the stack head passes its data through (n8n), unless it
-        asked to run again (``waitReason: 'resume-node'``, chapter 23's human approval)."""
-        if not self.data.get("waitTill"):
-            return
-        self.data["waitTill"] = None
-        reason = self.data.pop("waitReason", None)
-        if reason in ("resume-node", "suspended") or not self.stack:
-            return
-        head = self.stack[0]
-        head["node"] = {**head["node"], "disabled": True}
-
-
-def _error_chunk(node_id: str | None, name: str, run_index: int, error: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "error",
-        "content": error.get("description") or error.get("message"),
-        "metadata": {"nodeId": node_id, "nodeName": name, "runIndex": run_index, "itemIndex": 0},
-    }

@@ -27,3 +27,11 @@ class EngineOptions:
     loop that never ends stops with a clear error instead of filling memory with run data. n8n has no such cap."""
     streaming: bool = False
     """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""
+
+    def resume_url(self, execution_id: str | None) -> str | None:
+        """``$execution.resumeUrl`` of an execution: the base, the id, and the signature when one is made."""
+        if self.resume_url_base is None or execution_id is None:
+            return None
+        url = f"{self.resume_url_base.rstrip('/')}/{execution_id}"
+        sign = self.sign_resume_url
+        return f"{url}?signature={sign(execution_id)}" if sign else url

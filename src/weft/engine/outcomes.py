@@ -185,3 +185,12 @@ def _merge_with_input(item: Item, execute_data: ExecuteData) -> Item:
     merged = dict(item)
     merged["json"] = {**items[index].get("json", {}), **item.get("json", {})}
     return merged  # type: ignore[return-value]
+
+
+def error_chunk(node_id: str | None, name: str, run_index: int, error: dict[str, Any]) -> dict[str, Any]:
+    """The ``sendChunk`` event of a node's error, as n8n streams it."""
+    return {
+        "type": "error",
+        "content": error.get("description") or error.get("message"),
+        "metadata": {"nodeId": node_id, "nodeName": name, "runIndex": run_index, "itemIndex": 0},
+    }

@@ -40,3 +40,16 @@ def restore_waiting_keys(data: RunExecutionData) -> RunExecutionData:
         table: dict[str, Any] = stack_data.get(key) or {}  # type: ignore[assignment]
         stack_data[key] = {node: {int(k): v for k, v in runs.items()} for node, runs in table.items()}  # type: ignore[literal-required]
     return data
+
+
+def clear_wait(data: RunExecutionData) -> None:
+    """Resuming a waiting execution: the node at the stack head passes its data through (n8n), unless it asked to
+    run again (``waitReason: 'resume-node'``, chapter 23's human approval)."""
+    if not data.get("waitTill"):
+        return
+    data["waitTill"] = None
+    reason = data.pop("waitReason", None)
+    stack = data["executionData"]["nodeExecutionStack"]
+    if reason in ("resume-node", "suspended") or not stack:
+        return
+    stack[0]["node"] = {**stack[0]["node"], "disabled": True}

@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from weft.workflow import ExecuteData, RunData, RunExecutionData, TaskData
+from weft.workflow import ExecuteData, Item, RunData, RunExecutionData, TaskData
+
+if TYPE_CHECKING:
+    from weft.nodes.contract import NodeType
+
+
+@dataclass(frozen=True, slots=True)
+class StartedRun:
+    """A stack entry whose run has begun (its record opened): what running it and recording it need."""
+
+    entry: ExecuteData
+    node_type: NodeType
+    run_index: int
+    inputs: list[Item]
+    task: TaskData
 
 
 def task_started(entry: ExecuteData, execution_index: int) -> TaskData:
