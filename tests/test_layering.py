@@ -14,6 +14,8 @@ LAYERS: dict[str, int] = {
     "__init__": 0,
     "_lazy": 0,
     "workflow": 1,
+    # binary data (metadata and byte stores) needs only errors; everything from nodes up reads it
+    "binary": 1,
     "expressions": 2,
     "nodes": 3,
     "engine": 4,

@@ -9,8 +9,10 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from weft.binary import Location
 from weft.errors import CancelSignal, ConfigurationError, NodeOperationError, WeftError
 from weft.expressions import ExpressionContext, evaluate
+from weft.nodes.binary import BinaryHelpers
 from weft.nodes.contract import MISSING, EngineResponse, ExecutionServices, NodeType
 from weft.nodes.resources import ExecutionResources
 from weft.workflow import MAIN, ExecuteData, Item, NodeModel, TaskData, Workflow
@@ -36,7 +38,7 @@ def lookup_path(data: Any, path: str) -> Any:
     return current
 
 
-class _BaseContext:
+class _BaseContext(BinaryHelpers):
     """Parameters, expressions, credentials and sub-node data: what both contexts share."""
 
     def __init__(
@@ -58,6 +60,8 @@ class _BaseContext:
         self.mode = execution.mode
         self.run_index = run_index
         self.execution_id = execution.execution_id
+        self.binary_data = execution.options.binary_data
+        self.binary_location = Location(str(self.workflow.id or ""), str(self.execution_id or ""))
         self.services: ExecutionServices | None = execution.services
         self._input_data = input_data
         self._input_source = input_source

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from weft.binary import BinaryDataService
 from weft.expressions import ExpressionLimits
 
 
@@ -27,6 +28,9 @@ class EngineOptions:
     loop that never ends stops with a clear error instead of filling memory with run data. n8n has no such cap."""
     streaming: bool = False
     """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""
+    binary_data: BinaryDataService = field(default_factory=BinaryDataService)
+    """Where nodes store the bytes of the files they make (by default in the items, n8n's ``default`` mode; the
+    server and the CLI use the configured mode, ``filesystem`` unless set)."""
 
     def resume_url(self, execution_id: str | None) -> str | None:
         """``$execution.resumeUrl`` of an execution: the base, the id, and the signature when one is made."""

@@ -9,7 +9,7 @@ and never import each other.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
@@ -25,6 +25,7 @@ from weft.nodes.engine_request import (
 from weft.workflow import MAIN, Item, NodeModel, NodeOutput, Workflow
 
 if TYPE_CHECKING:
+    from weft.binary import Data
     from weft.expressions import ExpressionContext
     from weft.nodes.resources import ExecutionResources
 
@@ -218,6 +219,34 @@ class NodeContext(Protocol):
 
     def execution_resources(self) -> ExecutionResources:
         """Resources opened once per execution (an MCP session) and closed by the engine when it ends."""
+        ...
+
+    # binary data (implemented once, in ``weft.nodes.binary.BinaryHelpers``)
+
+    async def prepare_binary_data(
+        self, data: Data, file_path: str | None = None, mime_type: str | None = None
+    ) -> dict[str, Any]:
+        """A binary entry for bytes or chunks, stored in the execution's binary-data mode (``prepareBinaryData``)."""
+        ...
+
+    async def binary_entry(self, data: Data, metadata: Mapping[str, Any]) -> dict[str, Any]:
+        """A binary entry with exactly ``metadata``, its bytes stored."""
+        ...
+
+    def assert_binary_data(self, item_index: int, property_name: Any, input_index: int = 0) -> dict[str, Any]:
+        """An input item's binary entry, or n8n's error naming the missing field."""
+        ...
+
+    async def get_binary_data_buffer(self, item_index: int, property_name: Any, input_index: int = 0) -> bytes:
+        """All bytes of an input item's binary property."""
+        ...
+
+    def get_binary_stream(self, binary: Mapping[str, Any], chunk_size: int = ...) -> AsyncIterator[bytes]:
+        """A binary entry's bytes, chunk by chunk."""
+        ...
+
+    async def binary_bytes(self, binary: Mapping[str, Any]) -> bytes:
+        """All bytes of a binary entry."""
         ...
 
 
