@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from weft.binary import BinaryDataService
+from weft.binary.filesystem import FilesystemManager
 from weft.cli.execute import dumps_indented
 from weft.engine import Execution
 from weft.engine.options import EngineOptions
@@ -116,7 +119,15 @@ def engine_options(case: Case) -> EngineOptions:
     limits = ExpressionLimits()
     if "N8N_RUNNERS_TASK_TIMEOUT" in env:
         limits = ExpressionLimits(code_time_s=float(env["N8N_RUNNERS_TASK_TIMEOUT"]))
-    return EngineOptions(expression_limits=limits)
+    return EngineOptions(expression_limits=limits, binary_data=binary_service(env))
+
+
+def binary_service(env: dict[str, str]) -> BinaryDataService:
+    """n8n's binary-data mode of the recording (``N8N_DEFAULT_BINARY_DATA_MODE``, n8n 2's default ``filesystem``),
+    files in a fresh folder."""
+    mode = env.get("N8N_DEFAULT_BINARY_DATA_MODE", "filesystem")
+    folder = Path(tempfile.mkdtemp(prefix="weft-recorded-binary-"))
+    return BinaryDataService(mode, {"filesystem": FilesystemManager(folder)})
 
 
 async def _execute(

@@ -99,6 +99,31 @@ def run_sources(irun: Mapping[str, Any]) -> dict[str, list[Any]]:
     return {name: [(task or {}).get("source") for task in runs or []] for name, runs in run_data.items()}
 
 
+def run_binaries(irun: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """The binary entries of every output item, per node and run (only nodes whose outputs have any), without
+    ``id`` (a file id, new each run); ``data`` is the base64 bytes, or the mode's name where they are stored."""
+    run_data = ((irun.get("data") or {}).get("resultData") or {}).get("runData") or {}
+    out: dict[str, list[Any]] = {}
+    for name, runs in run_data.items():
+        per_run = [
+            [
+                None if items is None else [_binary_of(item) for item in items]
+                for items in ((task or {}).get("data") or {}).get("main") or []
+            ]
+            for task in runs or []
+        ]
+        if any(entry for run in per_run for items in run if items for entry in items):
+            out[name] = per_run
+    return out
+
+
+def _binary_of(item: Any) -> dict[str, Any] | None:
+    binary = (item or {}).get("binary")
+    if not isinstance(binary, dict):
+        return None
+    return {key: {k: v for k, v in (entry or {}).items() if k != "id"} for key, entry in binary.items()}
+
+
 def run_tool_inputs(irun: Mapping[str, Any]) -> dict[str, list[Any]]:
     """What each run of a node run as a tool shows as its input (``inputOverride.ai_tool``): the model's arguments."""
     run_data = ((irun.get("data") or {}).get("resultData") or {}).get("runData") or {}

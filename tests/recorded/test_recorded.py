@@ -18,6 +18,7 @@ from ._normalize import (
     normalize_requests,
     normalize_run,
     render,
+    run_binaries,
     run_sources,
     run_tool_inputs,
     tolerated,
@@ -39,6 +40,11 @@ async def test_weft_matches_n8n(case: Case) -> None:
         recorded = json.loads(case.file(source).read_text())
         differences = diff(run_sources(recorded), run_sources(run), "source")
         assert not differences, f"{case.name}: run sources differ from {source}:\n{render(differences)}"
+        # and the files: every output item's binary entries (metadata and bytes, or the mode that stores them)
+        differences = [
+            d for d in diff(run_binaries(recorded), run_binaries(run), "binary") if not tolerated(d, case.tolerance)
+        ]
+        assert not differences, f"{case.name}: binary data differs from {source}:\n{render(differences)}"
         # and what a tool's run shows as its input: the model's arguments
         differences = [
             d
