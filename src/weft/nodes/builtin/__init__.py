@@ -32,5 +32,7 @@ CATALOG: dict[str, str] = {
     _BASE + "emailSend": "weft.nodes.builtin.email_send:EmailSend",
     _BASE + "webhook": "weft.nodes.builtin.webhook:Webhook",
     _BASE + "respondToWebhook": "weft.nodes.builtin.respond_to_webhook:RespondToWebhook",
+    _BASE + "compareDatasets": "weft.nodes.builtin.compare_datasets:CompareDatasets",
+    _BASE + "summarize": "weft.nodes.builtin.summarize:Summarize",
     _BASE + "scheduleTrigger": "weft.nodes.builtin.schedule_trigger:ScheduleTrigger",
 }
