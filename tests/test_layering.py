@@ -17,6 +17,8 @@ LAYERS: dict[str, int] = {
     # binary data (metadata and byte stores) needs only errors; everything from nodes up reads it
     "binary": 1,
     "expressions": 2,
+    # the Python Code sandbox (a confined child process per run) needs only errors; the Code node uses it
+    "sandbox_py": 2,
     "nodes": 3,
     "engine": 4,
     "ai": 4,

@@ -213,6 +213,7 @@ def test_node_each_item_error_stops() -> None:
         _execute({"mode": "runOnceForEachItem", "jsCode": "if ($itemIndex === 1) throw new Error('bad');\nreturn {};"})
 
 
-def test_node_python_is_refused() -> None:
-    with pytest.raises(NodeOperationError, match="Python Code is not supported yet"):
-        _execute({"language": "python", "pythonCode": "return []"})
+def test_node_v1_is_javascript_whatever_the_language() -> None:
+    # n8n's Code 1 reads no `language` (Python is version 2's; tests/nodes/test_python_code.py)
+    out = _execute({"language": "python", "pythonCode": "return []"})
+    assert out[0][0]["json"]["myNewField"] == 1

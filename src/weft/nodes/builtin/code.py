@@ -2,8 +2,9 @@
 
 Modes as n8n's: ``runOnceForAllItems`` (default) returns the output items; ``runOnceForEachItem`` runs once
 per input item and returns that item's output (paired to it). With ``continueOnFail``, a failing item (or,
-running once for all items, the whole run) becomes ``{json: {error: message}}``. Only JavaScript runs:
-Python code is refused with a clear error.
+running once for all items, the whole run) becomes ``{json: {error: message}}``. Version 2's ``language``
+``pythonNative`` (or the legacy ``python``) runs ``pythonCode`` in a confined child process
+(``_python_code``, docs/python-code.md); version 1 is JavaScript only, as n8n's.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from weft.errors import NodeError, NodeOperationError
 from weft.expressions import CodeResult, run_code, run_code_for_item
 from weft.expressions.code import code_deadline
 from weft.expressions.offload import run_in_worker
+from weft.nodes.builtin._python_code import execute_python
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 
@@ -31,17 +33,19 @@ class Code(NodeType):
         name="n8n-nodes-base.code",
         display_name="Code",
         versions=(1, 2),
-        description="Run custom JavaScript code",
-        defaults={"mode": "runOnceForAllItems", "language": "javaScript", "jsCode": DEFAULT_JS},
+        description="Run custom JavaScript or Python code",
+        defaults={"mode": "runOnceForAllItems", "language": "javaScript", "jsCode": DEFAULT_JS, "pythonCode": ""},
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
-        language = ctx.get_node_parameter("language", 0, "javaScript")
+        language = ctx.get_node_parameter("language", 0, "javaScript") if ctx.node.typeVersion == 2 else "javaScript"
+        if language in ("python", "pythonNative"):
+            return await execute_python(ctx)
         if language != "javaScript":
             raise NodeOperationError(
                 ctx.node.name,
-                "Python Code is not supported yet",
-                description="Weft runs JavaScript in Code nodes. Set 'language' to 'javaScript' and port the code.",
+                f"Unsupported language: {language}",
+                description="Set 'language' to 'javaScript' or 'pythonNative'.",
             )
         mode = ctx.get_node_parameter("mode", 0, "runOnceForAllItems")
         code = str(ctx.get_node_parameter("jsCode", 0, raw=True))
