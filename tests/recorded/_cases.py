@@ -17,12 +17,14 @@ from weft.engine.options import EngineOptions
 from weft.engine.services import LocalServices
 from weft.engine.start import find_called_start
 from weft.expressions import ExpressionLimits
+from weft.nodes.builtin._file_access import FileAccess
 from weft.nodes.registry import default_registry
 from weft.testing import OracleOpenAIServer
 from weft.testing.mcp_server import McpTestServer
 from weft.workflow import Workflow, parse_workflow, validate_workflow
 
 from ._normalize import normalize_requests, normalize_run
+from ._services import service_credentials
 
 CASES = Path(__file__).resolve().parent / "cases"
 #: The credential every AI case's OpenAI Chat Model names.
@@ -104,7 +106,7 @@ async def _run_with_weft(case: Case, workflow: dict[str, Any]) -> tuple[dict[str
     model = parse_workflow(workflow, source=str(case.file("workflow.json")))
     validate_workflow(model, registry)
     if not case.is_ai:
-        return await _execute(Workflow(model), registry, {}, engine_options(case)), []
+        return await _execute(Workflow(model), registry, service_credentials(case.folder), engine_options(case)), []
     script = json.loads(case.file("llm_script.json").read_text())
     with OracleOpenAIServer(script) as server:
         data = {"apiKey": "sk-fake-acceptance", "url": server.base_url, "header": False}
@@ -119,7 +121,10 @@ def engine_options(case: Case) -> EngineOptions:
     limits = ExpressionLimits()
     if "N8N_RUNNERS_TASK_TIMEOUT" in env:
         limits = ExpressionLimits(code_time_s=float(env["N8N_RUNNERS_TASK_TIMEOUT"]))
-    return EngineOptions(expression_limits=limits, binary_data=binary_service(env))
+    access = FileAccess()  # N8N_RESTRICT_FILE_ACCESS_TO: the folder the file cases read and write
+    if "N8N_RESTRICT_FILE_ACCESS_TO" in env:
+        access = FileAccess.from_settings(env["N8N_RESTRICT_FILE_ACCESS_TO"])
+    return EngineOptions(expression_limits=limits, binary_data=binary_service(env), file_access=access)
 
 
 def binary_service(env: dict[str, str]) -> BinaryDataService:
