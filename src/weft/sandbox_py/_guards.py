@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,7 @@ _DENIED_EVENTS = frozenset(
     {
         "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty", "subprocess.Popen",
         "socket.__new__", "socket.connect", "socket.bind", "socket.getaddrinfo", "ctypes.dlopen", "ctypes.dlsym",
-        "ctypes.cdata", "ctypes.call_function", "sys.setprofile", "sys.settrace", "sys._getframe",
+        "ctypes.cdata", "ctypes.call_function", "sys.setprofile", "sys.settrace",
         "sys.addaudithook", "os.kill", "os.killpg", "signal.pthread_kill", "mmap.__new__", "pty.spawn",
         "code.__new__", "function.__new__",
     }
@@ -88,10 +89,14 @@ def install_audit_hook(scratch: str) -> None:
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if event in _DENIED_EVENTS or event.startswith(("os.exec", "os.spawn", "os.posix_spawn")):
             raise SecurityViolation("Security violation detected", f"The sandbox does not allow {event!r}.")
-        if event == "open" and isinstance(args[0], str) and not args[0].startswith(readable):
+        if event == "open" and isinstance(args[0], str | bytes) and not _abspath(args[0]).startswith(readable):
             raise SecurityViolation("Security violation detected", f"The sandbox does not allow opening {args[0]!r}.")
 
     sys.addaudithook(hook)
+
+
+def _abspath(path: str | bytes) -> str:
+    return os.path.abspath(os.fsdecode(path))
 
 
 def make_print(print_args: list[list[str]], dropped: list[int]) -> Callable[..., None]:
