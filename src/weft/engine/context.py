@@ -61,6 +61,8 @@ class _BaseContext(BinaryHelpers):
         self.run_index = run_index
         self.execution_id = execution.execution_id
         self.binary_data = execution.options.binary_data
+        self.file_access = execution.options.file_access
+        self.compression_limits = execution.options.compression_limits
         self.binary_location = Location(str(self.workflow.id or ""), str(self.execution_id or ""))
         self.services: ExecutionServices | None = execution.services
         self._input_data = input_data

@@ -7,6 +7,8 @@ from typing import Any
 
 from weft.binary import BinaryDataService
 from weft.expressions import ExpressionLimits
+from weft.nodes.builtin._file_access import FileAccess
+from weft.nodes.builtin._files_archive import CompressionLimits
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -31,6 +33,10 @@ class EngineOptions:
     binary_data: BinaryDataService = field(default_factory=BinaryDataService)
     """Where nodes store the bytes of the files they make (by default in the items, n8n's ``default`` mode; the
     server and the CLI use the configured mode, ``filesystem`` unless set)."""
+    file_access: FileAccess = field(default_factory=FileAccess)
+    """Where file nodes may read and write (``WEFT_RESTRICT_FILE_ACCESS_TO``, n8n's ``N8N_RESTRICT_FILE_ACCESS_TO``)."""
+    compression_limits: CompressionLimits = field(default_factory=CompressionLimits)
+    """How much the Compression node may unpack from one archive."""
 
     def resume_url(self, execution_id: str | None) -> str | None:
         """``$execution.resumeUrl`` of an execution: the base, the id, and the signature when one is made."""
