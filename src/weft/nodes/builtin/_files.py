@@ -10,13 +10,46 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from weft.binary import CHUNK_SIZE
 from weft.binary.store import to_thread_chunks
 from weft.nodes.builtin._file_access import FileAccess, open_for_read, open_for_write, resolve_path
+from weft.nodes.builtin._files_archive import CompressionLimits
 from weft.nodes.builtin._files_glob import glob_files
 from weft.nodes.contract import NodeContext
+
+
+class FileSettings(Protocol):
+    """The file settings of ``weft.settings.Settings`` (which this layer may not import)."""
+
+    @property
+    def restrict_file_access_to(self) -> str: ...
+    @property
+    def block_file_patterns(self) -> str: ...
+    @property
+    def compression_max_decompressed_size(self) -> int: ...
+    @property
+    def compression_max_zip_entries(self) -> int: ...
+    @property
+    def weft_files(self) -> tuple[str, ...]: ...
+
+
+def file_access_of(settings: FileSettings) -> FileAccess:
+    """The :class:`FileAccess` of the instance's settings (``WEFT_RESTRICT_FILE_ACCESS_TO`` and the rest)."""
+    restrict, own = settings.restrict_file_access_to, settings.weft_files
+    return FileAccess.from_settings(restrict, own_files=own, block_patterns=settings.block_file_patterns)
+
+
+def compression_limits_of(settings: FileSettings) -> CompressionLimits:
+    """The Compression node's limits from the instance's settings."""
+    size, entries = settings.compression_max_decompressed_size, settings.compression_max_zip_entries
+    return CompressionLimits(max_decompressed_size=size, max_entries=entries)
+
+
+def file_options(settings: FileSettings) -> dict[str, Any]:
+    """``EngineOptions`` fields from the instance's settings: ``file_access`` and ``compression_limits``."""
+    return {"file_access": file_access_of(settings), "compression_limits": compression_limits_of(settings)}
 
 
 def file_access(ctx: NodeContext) -> FileAccess:
@@ -66,4 +99,13 @@ async def _write_chunks(handle: IO[bytes], chunks: AsyncIterator[bytes]) -> None
             view = view[written or 0 :]
 
 
-__all__ = ["file_access", "find_files", "read_file", "write_file"]
+__all__ = [
+    "FileSettings",
+    "compression_limits_of",
+    "file_access",
+    "file_access_of",
+    "file_options",
+    "find_files",
+    "read_file",
+    "write_file",
+]
