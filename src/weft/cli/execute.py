@@ -9,7 +9,7 @@ import sys
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-from weft.errors import WorkflowDefinitionError
+from weft.errors import ConfigurationError, WorkflowDefinitionError
 
 
 def register(commands: Any) -> None:
@@ -33,7 +33,7 @@ def run_command(args: argparse.Namespace) -> int:
             data = data[0]  # `n8n export:workflow` writes an array
         model = parse_workflow(data, source=f"Workflow file {args.file!r}")
         validate_workflow(model, registry)
-    except (WorkflowDefinitionError, UnreadableFileError) as exc:
+    except (WorkflowDefinitionError, ConfigurationError, UnreadableFileError) as exc:  # (a broken node package)
         print(f"weft: cannot load {args.file}: {exc}", file=sys.stderr)
         return 2
     workflow = Workflow(model)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from importlib.metadata import entry_points
 
 from weft.errors import UnknownNodeTypeError
 from weft.nodes.contract import NodeType
@@ -49,16 +48,10 @@ class NodeRegistry:
         if self._entry_points_loaded:
             return
         self._entry_points_loaded = True
-        for ep in entry_points(group="weft.nodes"):
-            loaded = ep.load()
-            if isinstance(loaded, Mapping):
-                for key, value in loaded.items():
-                    self._catalog.setdefault(key, value)
-            elif isinstance(loaded, type) and issubclass(loaded, NodeType):
-                self._catalog.setdefault(loaded.description.name, loaded)
-            else:
-                for node_type in loaded:
-                    self._catalog.setdefault(node_type.description.name, node_type)
+        from weft.nodes._node_packages import load_node_packages  # checks each package, errors name it
+
+        for key, value in load_node_packages().items():
+            self._catalog.setdefault(key, value)
 
     # ------------------------------------------------------------------ lookup
 
