@@ -81,6 +81,45 @@ class Settings:
     secure_cookie: bool = False
     """``WEFT_SECURE_COOKIE``: mark the session cookie ``Secure`` (set it when the public URL is https)."""
 
+    binary_data_mode: str = "filesystem"
+    """``WEFT_BINARY_DATA_MODE`` (n8n's ``N8N_DEFAULT_BINARY_DATA_MODE``): where the bytes of files that nodes make
+    are kept: ``filesystem`` (n8n 2's default), ``database``, or ``default`` (in the items, in memory)."""
+    binary_data_storage_path: Path | None = None
+    """``WEFT_BINARY_DATA_STORAGE_PATH``: the folder of the ``filesystem`` mode; ``<user folder>/storage`` when
+    unset."""
+
+    binary_data_database_max_file_size: float = 512
+    """``WEFT_BINARY_DATA_DATABASE_MAX_FILE_SIZE``: the largest file the ``database`` mode stores, in MiB (n8n's
+    ``N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE``, 512)."""
+
+    restrict_file_access_to: str = "~/.weft-files"
+    """``WEFT_RESTRICT_FILE_ACCESS_TO`` (n8n's ``N8N_RESTRICT_FILE_ACCESS_TO``, ``~/.n8n-files``): the ``;``-separated
+    folders file nodes may read and write; empty for anywhere not blocked."""
+    block_file_access_to_weft_files: bool = True
+    """``WEFT_BLOCK_FILE_ACCESS_TO_WEFT_FILES`` (n8n's ``N8N_BLOCK_FILE_ACCESS_TO_N8N_FILES``): keep file nodes out of
+    the user folder, the SQLite database, the config file and the binary-data folder."""
+    block_file_patterns: str = r"^(?:[^/]*/)*\.git(?:/.*)?$"
+    """``WEFT_BLOCK_FILE_PATTERNS`` (n8n's ``N8N_BLOCK_FILE_PATTERNS``): ``;``-separated regular expressions of paths
+    file nodes may not touch (any ``.git`` folder)."""
+    compression_max_decompressed_size: int = 2 * 1024 * 1024 * 1024
+    """``WEFT_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES``: the most one archive may unpack to (n8n's, 2 GiB)."""
+    compression_max_zip_entries: int = 5000
+    """``WEFT_COMPRESSION_NODE_MAX_ZIP_ENTRIES``: the most files one archive may hold (n8n's, 5000)."""
+
+    @property
+    def weft_files(self) -> tuple[str, ...]:
+        """Weft's own files, blocked to file nodes: user folder, SQLite database, binary-data folder."""
+        if not self.block_file_access_to_weft_files:
+            return ()
+        own = [self.user_folder, self.binary_storage_folder]
+        if self.database_url.startswith("sqlite:///"):
+            own.append(Path(self.database_url.removeprefix("sqlite:///")))
+        return tuple(str(path) for path in own)
+
+    @property
+    def binary_storage_folder(self) -> Path:
+        return self.binary_data_storage_path or self.user_folder / "storage"
+
     @property
     def payload_size_max_bytes(self) -> int:
         return int(self.payload_size_max * 1024 * 1024)
@@ -118,6 +157,18 @@ class Settings:
             json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),
             session_duration_hours=_positive(env, "WEFT_SESSION_DURATION_HOURS", 168),
             allowed_hosts=tuple(h.strip().lower() for h in env.get("WEFT_ALLOWED_HOSTS", "").split(",") if h.strip()),
+            binary_data_mode=_choice(env, "WEFT_BINARY_DATA_MODE", "filesystem", {"default", "filesystem", "database"}),
+            binary_data_storage_path=Path(env["WEFT_BINARY_DATA_STORAGE_PATH"]).expanduser()
+            if env.get("WEFT_BINARY_DATA_STORAGE_PATH")
+            else None,
+            binary_data_database_max_file_size=_positive(env, "WEFT_BINARY_DATA_DATABASE_MAX_FILE_SIZE", 512),
+            restrict_file_access_to=env.get("WEFT_RESTRICT_FILE_ACCESS_TO", "~/.weft-files"),
+            block_file_access_to_weft_files=_bool(env, "WEFT_BLOCK_FILE_ACCESS_TO_WEFT_FILES", True),
+            block_file_patterns=env.get("WEFT_BLOCK_FILE_PATTERNS", r"^(?:[^/]*/)*\.git(?:/.*)?$"),
+            compression_max_decompressed_size=_int(
+                env, "WEFT_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES", 2 * 1024 * 1024 * 1024
+            ),
+            compression_max_zip_entries=_int(env, "WEFT_COMPRESSION_NODE_MAX_ZIP_ENTRIES", 5000),
             secure_cookie=_bool(env, "WEFT_SECURE_COOKIE", _url(env.get("WEFT_PUBLIC_URL", "")).startswith("https:")),
         )
 

@@ -148,11 +148,13 @@ async def test_file_response_is_binary_data(http_server: str) -> None:
     run = await run_http({"url": f"{http_server}/file"}, [{"json": {"keep": 1}}])
     item = task(run)["data"]["main"][0][0]
     assert item["json"] == {"keep": 1}
-    assert item["binary"]["data"] == {
+    assert item["binary"]["data"] == {  # the default mode keeps the bytes in the item
         "data": base64.b64encode(PNG).decode(),
         "mimeType": "image/png",
+        "fileType": "image",
         "fileName": "pixel.png",
         "fileSize": "32 B",
+        "bytes": 32,
         "fileExtension": "png",
     }
 

@@ -235,7 +235,9 @@ def test_files_become_binary_data(live: LiveServer) -> None:
             "binaryKey": "data0",
         }
     ]
-    assert base64.b64decode(out["binary"]["data0"]["data"]) == b"hello"
+    stored = out["binary"]["data0"]  # in the binary-data store (filesystem mode), read back over REST
+    assert stored["data"] == "filesystem-v2" and stored["bytes"] == 5
+    assert live.client.get("/rest/binary-data", params={"id": stored["id"], "action": "download"}).content == b"hello"
 
 
 def test_a_webhook_path_ending_in_chat_is_still_a_webhook(live: LiveServer) -> None:

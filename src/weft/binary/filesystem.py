@@ -81,6 +81,11 @@ class FilesystemManager:
             return
         await asyncio.to_thread(_delete_folders, workflows, wanted)
 
+    async def delete_workflow(self, workflow_id: str) -> None:
+        """Delete the files of every execution of a workflow (the workflow was deleted)."""
+        if re.fullmatch(r"[\w-]+", workflow_id):
+            await asyncio.to_thread(shutil.rmtree, self.root / "workflows" / workflow_id, True)
+
 
 def _make_folder(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -127,12 +127,13 @@ class BinaryDataService:
             return
         yield decode_inline(binary.get("data"))
 
-    async def delete_executions(self, execution_ids: Iterable[str]) -> None:
-        """Delete the stored files of these executions, in every mode that has a manager."""
+    async def delete_executions(self, execution_ids: Iterable[str], modes: Iterable[str] | None = None) -> None:
+        """Delete the stored files of these executions, in ``modes`` (default: every mode that has a manager)."""
         ids = [str(i) for i in execution_ids]
         if not ids:
             return
-        for manager in {id(m): m for m in self.managers.values()}.values():
+        chosen = self.managers if modes is None else {m: self.managers[m] for m in modes if m in self.managers}
+        for manager in {id(m): m for m in chosen.values()}.values():
             await manager.delete_executions(ids)
 
 

@@ -16,6 +16,7 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, literal, or_, select, update
 
 from weft.db.base import NotFoundError, dumps, parse_iso, rowcount, to_iso
+from weft.db.binary_data import delete_binary_rows
 from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
 from weft.db.save_policy import SaveDefaults, keep_run
@@ -227,6 +228,7 @@ class ExecutionRepository:
         with self._db.transaction() as session:
             # Explicit, so it does not depend on the database enforcing ON DELETE CASCADE.
             session.execute(delete(ExecutionData).where(ExecutionData.execution_id.in_(keys)))
+            delete_binary_rows(session, [str(k) for k in keys])
             return rowcount(session.execute(delete(ExecutionEntity).where(ExecutionEntity.id.in_(keys))))
 
     def mark_crashed(self) -> builtins.list[str]:

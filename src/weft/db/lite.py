@@ -181,6 +181,10 @@ class LiteExecutions:
         marks = ", ".join("?" * len(keys))
         with self._connection:
             self._connection.execute(f"DELETE FROM execution_data WHERE execution_id IN ({marks})", keys)
+            sources = [str(k) for k in keys]  # the database mode's files (weft.db.binary_data)
+            files = f"SELECT file_id FROM binary_data WHERE source_id IN ({marks})"
+            self._connection.execute(f"DELETE FROM binary_data_chunk WHERE file_id IN ({files})", sources)
+            self._connection.execute(f"DELETE FROM binary_data WHERE source_id IN ({marks})", sources)
             cursor = self._connection.execute(f"DELETE FROM execution_entity WHERE id IN ({marks})", keys)
         return cursor.rowcount
 

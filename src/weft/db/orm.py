@@ -18,6 +18,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -145,6 +146,30 @@ class WebhookEntity(Base):
     node: Mapped[str] = mapped_column(String(128))
     webhook_id: Mapped[str | None] = mapped_column(String(64))
     path_length: Mapped[int | None] = mapped_column(Integer)
+
+
+class BinaryDataEntity(Base):
+    """A file of the ``database`` binary-data mode (n8n's ``binary_data``); its bytes are in chunks."""
+
+    __tablename__ = "binary_data"
+
+    file_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    source_type: Mapped[str] = mapped_column(String(50))
+    source_id: Mapped[str] = mapped_column(String(255), index=True)
+    mime_type: Mapped[str | None] = mapped_column(String(255))
+    file_name: Mapped[str | None] = mapped_column(String(255))
+    file_size: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class BinaryDataChunkEntity(Base):
+    """One chunk (at most 1 MiB) of a stored file, so that a large file never sits in memory whole."""
+
+    __tablename__ = "binary_data_chunk"
+
+    file_id: Mapped[str] = mapped_column(ForeignKey("binary_data.file_id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class SettingsEntity(Base):

@@ -18,6 +18,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from weft.db.base import NotFoundError, nesting_exceeds, new_id
+from weft.db.binary_data import delete_binary_rows
 from weft.db.engine import Database
 from weft.db.orm import ExecutionEntity, WorkflowEntity, utcnow
 from weft.errors import WorkflowFileError
@@ -111,6 +112,8 @@ class WorkflowRepository:
             row = session.get(WorkflowEntity, workflow_id)
             if row is None:
                 return False
+            executions = select(ExecutionEntity.id).where(ExecutionEntity.workflow_id == workflow_id)
+            delete_binary_rows(session, [str(i) for i in session.scalars(executions)])
             session.execute(delete(ExecutionEntity).where(ExecutionEntity.workflow_id == workflow_id))
             session.delete(row)
             return True

@@ -22,8 +22,10 @@ from weft.server.errors import install_error_handlers
 from weft.server.mcp import routes as mcp_routes
 from weft.server.routes import (
     chat,
+    forms,
     public_api,
     rest_auth,
+    rest_binary_data,
     rest_credentials,
     rest_executions,
     rest_workflows,
@@ -99,10 +101,11 @@ def create_app(
     app.include_router(rest_workflows.router, prefix="/rest")
     app.include_router(rest_executions.router, prefix="/rest")
     app.include_router(rest_credentials.router, prefix="/rest")
+    app.include_router(rest_binary_data.router, prefix="/rest")
     app.include_router(public_api.router, prefix="/api/v1")
     # first: the webhook routes are the hot path, and the router tries routes in order; the chat routes
     # (``/webhook/<id>/chat``) go before the generic ``/webhook/<path>`` route
-    app.router.routes[0:0] = [*chat.routes, *webhooks.routes, *waiting_webhooks.routes, *mcp_routes]
+    app.router.routes[0:0] = [*chat.routes, *forms.routes, *webhooks.routes, *waiting_webhooks.routes, *mcp_routes]
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

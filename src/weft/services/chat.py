@@ -29,18 +29,20 @@ from weft.ai.chat.chunks import NDJSON_TYPE, SSE_TYPE, encode_chunk, stamp_chunk
 from weft.ai.chat.history import langchain_messages
 from weft.ai.chat.page import render_page
 from weft.ai.chat.trigger import ChatTriggerError, ChatTriggerOptions, chat_trigger_options, is_chat_trigger
+from weft.binary import pretty_bytes
 from weft.db.memory import ChatMemoryRepository
 from weft.errors import WeftError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.builtin.webhook import WebhookOptions
 from weft.services.activation import ActiveWorkflows
 from weft.services.auth import AuthService
+from weft.services.binary_data import PendingBinary
 from weft.services.chat_auth import NOT_AUTHENTICATED, check_basic, check_user, refusal
 from weft.services.db_services import DbServices
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.webhook_calls import ERROR, answer
-from weft.services.webhook_requests import BadRequestError, IncomingRequest, binary_data
+from weft.services.webhook_requests import BadRequestError, IncomingRequest
 from weft.services.write_lock import WriteLock
 from weft.workflow import AI_MEMORY, Item, Run
 
@@ -262,10 +264,11 @@ def _form_item(request: IncomingRequest) -> Item:
     listed: list[dict[str, Any]] = []
     for index, upload in enumerate(request.files):
         key = f"data{index}"
-        data = binary_data(upload.data, upload.content_type, upload.filename)
-        data["fileType"] = upload.content_type.split("/", 1)[0]
+        data = PendingBinary(upload.data, upload.content_type, upload.filename)
         binary[key] = data
-        listed.append({**{k: v for k, v in data.items() if k != "data"}, "binaryKey": key})
+        info = {**data, "fileSize": pretty_bytes(len(upload.data))}  # lodash pick's order
+        picked = ("fileName", "fileSize", "fileType", "mimeType", "fileExtension")
+        listed.append({**{k: info[k] for k in picked if k in info}, "binaryKey": key})
     item["json"]["files"] = listed
     item["binary"] = binary
     return item

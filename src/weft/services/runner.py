@@ -19,15 +19,20 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from weft.binary import Location
+from weft.binary.filesystem import FilesystemManager
 from weft.db.cipher import load_encryption_key
 from weft.db.save_policy import SaveDefaults
-from weft.engine import EngineOptions, Execution, ExecutionHooks
+from weft.engine import EngineOptions, Execution
 from weft.engine.state import restore_waiting_keys
 from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
 from weft.expressions import ExpressionLimits
 from weft.expressions.offload import configure_workers
+from weft.nodes.builtin._files import file_options
 from weft.nodes.registry import NodeRegistry
+from weft.services.binary_data import binary_service, store_pending
 from weft.services.db_services import DbServices, ResponseSink
+from weft.services.error_workflow import error_workflow_hooks
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
 from weft.services.signing import ResumeSigner
 from weft.services.write_lock import sqlite_write_lock
@@ -87,6 +92,8 @@ class WorkflowRunner:
             max_node_runs=settings.max_node_runs,
             resume_url_base=settings.public_url.rstrip("/") + "/webhook-waiting",
             sign_resume_url=self.signer.sign,
+            binary_data=binary_service(settings, lambda: self.store.db),
+            **file_options(settings),
         )
         self.inline_db = inline_db
         """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
@@ -119,6 +126,24 @@ class WorkflowRunner:
         return self._store
 
     # ------------------------------------------------------------------ plumbing
+
+    async def delete_executions(self, execution_ids: list[str]) -> int:
+        """Delete executions, their data and their files; how many existed."""
+        count = await self.db(self.store.executions.delete, execution_ids)
+        await self.delete_binary(execution_ids)
+        return count
+
+    async def delete_workflow(self, workflow_id: str) -> bool:
+        """Delete a workflow with its executions and their files; False if it did not exist."""
+        deleted = await self.db(self.store.workflows.delete, workflow_id)
+        files = self.options.binary_data.managers.get("filesystem")
+        if deleted and isinstance(files, FilesystemManager):
+            await files.delete_workflow(workflow_id)
+        return deleted
+
+    async def delete_binary(self, execution_ids: list[str]) -> None:
+        """Delete the files these executions stored on disk (the database mode's rows go with the executions)."""
+        await self.options.binary_data.delete_executions(execution_ids, modes=("filesystem",))
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a repository call in a worker thread, off the event loop."""
@@ -200,6 +225,8 @@ class WorkflowRunner:
             retry_of=retry_of,
         )
         services = DbServices(self, execution_id=execution_id, depth=depth, respond=respond)
+        location = Location(str(prepared.workflow.id or ""), execution_id)
+        trigger_items = await store_pending(self.options.binary_data, location, trigger_items)
         execution = self._execution(prepared, mode, execution_id, services)
         if parent_execution is not None:
             from weft.services.subworkflows import link_to_parent
@@ -227,6 +254,8 @@ class WorkflowRunner:
             loaded = await self.db(self.store.executions.get, stored.id)
             stored = loaded if loaded is not None else stored
         data = restore_waiting_keys(stored.data or empty_run_data())
+        location = Location(str(stored.workflow_id or ""), stored.id)
+        resume_items = await store_pending(self.options.binary_data, location, resume_items)
         _seed_resume(data, resume_items, resume_request)
         prepared = prepare(stored.workflow_data or {}, self.registry)
         services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
@@ -264,7 +293,7 @@ class WorkflowRunner:
         services: DbServices,
         data: RunExecutionData | None = None,
     ) -> Execution:
-        hooks = ExecutionHooks()
+        hooks = error_workflow_hooks(self, prepared, mode, execution_id)  # settings.errorWorkflow on failure
         settings = prepared.settings
         outcome = self._outcomes.setdefault(execution_id, {})
 
@@ -276,6 +305,8 @@ class WorkflowRunner:
                 workflow_settings=settings,
                 defaults=self.save_defaults,
             )
+            if not outcome["saved"]:
+                await self.delete_binary([execution_id])
 
         hooks.on("workflowExecuteAfter", save)
         return Execution(

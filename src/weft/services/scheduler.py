@@ -75,11 +75,13 @@ class Pruner:
         settings = self.runner.settings
         if not settings.executions_data_prune:
             return []
-        return await self.runner.db(
+        pruned: list[str] = await self.runner.db(
             self.runner.store.executions.prune,
             settings.executions_data_max_age,
             settings.executions_data_prune_max_count,
         )
+        await self.runner.delete_binary(pruned)
+        return pruned
 
     async def run_forever(self) -> None:
         while True:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
 from weft.errors import WeftError
 from weft.nodes.builtin.webhook import WebhookOptions
+from weft.services.binary_data import PendingBinary
 from weft.services.json_limits import DEFAULT_DEPTH_MAX, JsonTooDeepError, loads
 from weft.workflow import Item
 
@@ -53,6 +55,15 @@ class IncomingRequest:
     def content_type(self) -> str:
         return self.headers.get("content-type", "").split(";", 1)[0].strip().lower()
 
+    @property
+    def disposition_file_name(self) -> str | None:
+        """The ``filename`` of a ``content-disposition`` header, if any."""
+        found = _DISPOSITION.search(self.headers.get("content-disposition", ""))
+        return unquote(found.group(1)) if found else None
+
+
+_DISPOSITION = re.compile(r"filename\*?=(?:UTF-8'')?\"?([^\";]+)\"?", re.IGNORECASE)
+
 
 def request_item(
     request: IncomingRequest, options: WebhookOptions | None, execution_mode: str, *, depth_max: int = DEFAULT_DEPTH_MAX
@@ -84,12 +95,12 @@ def parse_body(
 ) -> Any:
     kind = request.content_type
     name = options.binary_property_name if options else "data"
-    if options is not None and options.raw_body and request.body:
-        binary[name] = binary_data(request.body, kind or "application/octet-stream", None)
+    if options is not None and options.raw_body and request.body:  # n8n keeps it in the item, unstored
+        binary[name] = {"data": base64.b64encode(request.body).decode(), "mimeType": kind or "application/json"}
     if request.form is not None:
         for index, upload in enumerate(request.files):
             key = upload.field if len(request.files) == 1 else f"{upload.field or name}{index}"
-            binary[key] = binary_data(upload.data, upload.content_type, upload.filename)
+            binary[key] = PendingBinary(upload.data, upload.content_type, upload.filename)
         return request.form
     if not request.body:
         return {}
@@ -105,22 +116,8 @@ def parse_body(
     if kind.startswith("text/") or kind in ("application/xml", ""):
         return request.body.decode("utf-8", "replace")
     if name not in binary:
-        binary[name] = binary_data(request.body, kind, None)
+        binary[name] = PendingBinary(request.body, kind, request.disposition_file_name)
     return {}
-
-
-def binary_data(data: bytes, mime_type: str, filename: str | None) -> dict[str, Any]:
-    """n8n's ``IBinaryData`` for ``data``."""
-    entry: dict[str, Any] = {
-        "data": base64.b64encode(data).decode(),
-        "mimeType": mime_type,
-        "fileSize": _size(len(data)),
-    }
-    if filename:
-        entry["fileName"] = filename
-        if "." in filename:
-            entry["fileExtension"] = filename.rsplit(".", 1)[1]
-    return entry
 
 
 def _form(text: str) -> dict[str, Any]:
@@ -134,12 +131,4 @@ def _form(text: str) -> dict[str, Any]:
     return result
 
 
-def _size(length: int) -> str:
-    if length < 1024:
-        return f"{length} B"
-    if length < 1024 * 1024:
-        return f"{length / 1024:.1f} kB"
-    return f"{length / 1024 / 1024:.1f} MB"
-
-
-__all__ = ["BadRequestError", "IncomingRequest", "UploadedFile", "binary_data", "request_item"]
+__all__ = ["BadRequestError", "IncomingRequest", "UploadedFile", "request_item"]

@@ -1,6 +1,7 @@
 """An HTTP echo server on 127.0.0.1 for HTTP Request (Tool) tests: it answers each request with what it received.
 
-``/status/<code>[/…]`` answers with that status; ``GET /html`` with a small HTML page; any other request with
+``/status/<code>[/…]`` answers with that status; ``GET /html`` with a small HTML page; ``/files/<name>`` with a
+file (``?type=`` its content type, ``?name=`` a ``content-disposition`` file name); any other request with
 JSON ``{method, path, query, headers, body}`` where ``headers`` keeps only ``x-*`` and ``content-type`` (the
 rest differs between HTTP clients) and ``body`` is the parsed JSON body, else its text. Recorded cases that call
 it use the fixed port :data:`RECORDED_PORT` (``python -m weft.testing.http_echo`` serves it while recording).
@@ -14,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, ClassVar, Self
 from urllib.parse import parse_qsl, urlsplit
+
+from weft.testing.feeds import FIXTURE_ROUTES
 
 #: The port the recorded cases' HTTP Request Tool nodes call (``tests/recorded/cases/a1xx-*``).
 RECORDED_PORT = 18297
@@ -90,8 +93,22 @@ class _EchoHandler(BaseHTTPRequestHandler):
             self._send(status, "application/json", json.dumps({"error": "status " + str(status), **echoed}))
         elif parts.path == "/html":
             self._send(200, "text/html; charset=utf-8", _HTML)
+        elif parts.path.startswith("/files/"):  # a download: its name's text, typed by ?type=, named by ?name=
+            self._send_file(parts.path.rsplit("/", 1)[-1], dict(parse_qsl(parts.query)))
+        elif parts.path in FIXTURE_ROUTES:  # feeds and GraphQL answers (weft.testing.feeds)
+            self._send(*FIXTURE_ROUTES[parts.path])
         else:
             self._send(200, "application/json", json.dumps(echoed))
+
+    def _send_file(self, name: str, query: dict[str, str]) -> None:
+        data = f"file {name}\n".encode()
+        self.send_response(200)
+        self.send_header("content-type", query.get("type", "application/octet-stream"))
+        if "name" in query:
+            self.send_header("content-disposition", f'attachment; filename="{query["name"]}"')
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def _send(self, status: int, content_type: str, text: str) -> None:
         data = text.encode()

@@ -104,7 +104,9 @@ def _ui_parts(ctx: ExecuteContext, index: int) -> dict[str, Any]:
     return parts
 
 
-def legacy_response_items(ctx: ExecuteContext, index: int, item: Item, response: httpx.Response) -> list[Item]:
+def legacy_response_items(
+    ctx: ExecuteContext, index: int, item: Item, response: httpx.Response, downloaded: dict[str, Any] | None
+) -> list[Item]:
     """The response as v1/v2 output it: per ``responseFormat``, with ``fullResponse`` and ``splitIntoItems``."""
     options: dict[str, Any] = ctx.get_node_parameter("options", index, {}) or {}
     fmt = str(ctx.get_node_parameter("responseFormat", 0, "json"))
@@ -116,8 +118,8 @@ def legacy_response_items(ctx: ExecuteContext, index: int, item: Item, response:
         "statusCode": response.status_code,
         "statusMessage": response.reason_phrase,
     }
-    if fmt == "file":
-        binary = {**(item.get("binary") or {}), prop: v4._binary_data(response)}
+    if downloaded is not None:
+        binary = {**(item.get("binary") or {}), prop: downloaded}
         return [{"json": dict(meta if full else item.get("json", {})), "binary": binary, "pairedItem": paired}]
     if fmt == "string":
         return [{"json": {prop: response.text, **meta} if full else {prop: response.text}, "pairedItem": paired}]

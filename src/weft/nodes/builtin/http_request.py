@@ -7,17 +7,15 @@ n8n (a JSON array gives one item per element); a non-2xx answer raises :class:`N
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
-import mimetypes
-import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl
 
 import httpx
 
 from weft.errors import NodeOperationError, WeftError
+from weft.nodes.builtin._http_binary import BINARY_TYPES, UploadBody, download, upload_content, wants_file
 from weft.nodes.builtin._http_errors import HttpRequestError, api_error, transport_error
 from weft.nodes.builtin._http_errors import _find_message as find_message
 from weft.nodes.builtin._http_optimize import response_optimizer
@@ -26,10 +24,6 @@ from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
 
 DEFAULT_TIMEOUT_MS = 300_000
-_BINARY_TYPES = re.compile(  # n8n's binaryContentTypes
-    r"image/|audio/|video/|application/(octet-stream|gzip|zip|vnd\.rar|epub\+zip|x-bzip|x-cdf|vnd\.amazon\.ebook|"
-    r"msword|vnd\.openxmlformats|pdf|vnd\.ms-|vnd\.oasis\.opendocument|x-tar|vnd\.visio|x-7z-compressed)"
-)
 _ACCEPT = {
     "json": "application/json,text/*;q=0.99",
     "text": "application/json,text/html,application/xhtml+xml,application/xml,text/*;q=0.9, */*;q=0.1",
@@ -53,6 +47,8 @@ class _Request:
     max_redirects: int = 21
     cross_origin_credentials: bool = True  # 4.4+: not sent on to another origin unless the option says so
     response: dict[str, Any] = field(default_factory=dict)
+    upload: UploadBody | None = None  # a binary body, streamed from the store
+    downloaded: dict[str, Any] | None = None  # the response as a stored file (its binary entry)
 
 
 class HttpRequest(NodeType):
@@ -189,7 +185,7 @@ async def _build_request(ctx: ExecuteContext, index: int, item: Item, options: d
         lowercase = options.get("lowercaseHeaders", True) is not False
         request.headers.update({k.lower(): v for k, v in headers.items()} if lowercase else headers)
     if ctx.get_node_parameter("sendBody", index, False):
-        _apply_body(ctx, index, item, request)
+        await _apply_body(ctx, index, item, request)
     await _apply_auth(ctx, index, request)
     fmt = request.response.get("responseFormat") or ""
     request.headers.setdefault("accept", _ACCEPT.get(fmt, _ACCEPT[""]))
@@ -207,7 +203,7 @@ def _pairs(ctx: ExecuteContext, index: int, kind: str) -> list[tuple[str, str]]:
     return [(str(p["name"]), _text(p.get("value"))) for p in pairs or [] if isinstance(p, dict) and p.get("name")]
 
 
-def _apply_body(ctx: ExecuteContext, index: int, item: Item, request: _Request) -> None:
+async def _apply_body(ctx: ExecuteContext, index: int, item: Item, request: _Request) -> None:
     content_type = ctx.get_node_parameter("contentType", index, "json")
     specify = ctx.get_node_parameter("specifyBody", index, "keypair")
     params = [p for p in ctx.get_node_parameter("bodyParameters.parameters", index, []) or [] if isinstance(p, dict)]
@@ -216,14 +212,16 @@ def _apply_body(ctx: ExecuteContext, index: int, item: Item, request: _Request) 
         request.body = {"content": _text(ctx.get_node_parameter("body", index, ""))}
     elif content_type == "binaryData":
         binary = _input_binary(ctx, index, item, str(ctx.get_node_parameter("inputDataFieldName", index, "data")))
-        request.body = {"content": base64.b64decode(binary["data"])}
+        request.upload = UploadBody(ctx, binary)
+        request.body = {"content": b""}  # replaced by the stream of each attempt
+        request.headers.update(request.upload.headers())
         request.headers["content-type"] = binary.get("mimeType") or "application/octet-stream"
     elif content_type == "multipart-form-data":
         files: list[tuple[str, Any]] = []
         for p in params:  # text fields are parts without a file name
             if p.get("parameterType") == "formBinaryData":
                 binary = _input_binary(ctx, index, item, str(p.get("inputDataFieldName") or ""))
-                blob = base64.b64decode(binary["data"])
+                blob = await ctx.binary_bytes(binary)
                 files.append((str(p.get("name")), (binary.get("fileName") or "file", blob, binary.get("mimeType"))))
             else:
                 files.append((str(p.get("name")), (None, _text(p.get("value")))))
@@ -249,7 +247,7 @@ def _apply_body(ctx: ExecuteContext, index: int, item: Item, request: _Request) 
 
 def _input_binary(ctx: ExecuteContext, index: int, item: Item, name: str) -> dict[str, Any]:
     binary = (item.get("binary") or {}).get(name)
-    if not isinstance(binary, dict) or "data" not in binary:
+    if not isinstance(binary, dict) or not ("data" in binary or "id" in binary):
         message = f"This operation expects the node's input data to contain a binary file '{name}', but none was found"
         raise _fail(ctx, index, f"{message} [item {index}]", f"Make the previous node output binary {name!r}.")
     return binary
@@ -305,8 +303,9 @@ async def _send(
             for _ in range(request.max_redirects + 1):
                 target = httpx.URL(url)  # parameters are added to the URL's own query, as n8n does
                 target = target.copy_with(params=[*target.params.multi_items(), *params]) if params else target
-                built = client.build_request(method, target, headers=headers, **body)
-                response = await client.send(built, auth=auth, follow_redirects=False)
+                sent = {"content": await upload_content(request.upload)} if request.upload and body else body
+                built = client.build_request(method, target, headers=headers, **sent)
+                response = await client.send(built, auth=auth, follow_redirects=False, stream=True)
                 location = response.headers.get("location")
                 if not (request.follow_redirects and response.is_redirect and location):
                     break
@@ -318,21 +317,35 @@ async def _send(
                 if not url.startswith(("http://", "https://")):
                     raise _fail(ctx, index, f"Redirect to {url!r} not followed: only http(s) URLs are allowed")
                 if response.status_code not in (307, 308) and method != "HEAD":
-                    method, body = "GET", {}
+                    method, body, request.upload = "GET", {}, None
             else:
                 raise _fail(ctx, index, f"Maximum number of redirects exceeded ({request.max_redirects})")
+            await _read(ctx, index, request, response)
     except (httpx.HTTPError, TimeoutError) as exc:
         raise transport_error(ctx.node.name, index, exc, request.timeout_ms, url) from exc
-    if not request.response.get("neverError") and not 200 <= response.status_code < 300:
-        raise api_error(ctx, index, response, request.response.get("responseFormat") or "autodetect")
+    finally:
+        if "response" in locals():
+            await response.aclose()
     return request, response
+
+
+async def _read(ctx: ExecuteContext, index: int, request: _Request, response: httpx.Response) -> None:
+    """Read the body: into the binary-data store when it becomes a file, else into memory (raising for a non-2xx
+    answer unless ``neverError``)."""
+    failed = not request.response.get("neverError") and not 200 <= response.status_code < 300
+    if not failed and wants_file(ctx, index, request.response, response):
+        request.downloaded = await download(ctx, response)
+        return
+    await response.aread()
+    if failed:
+        raise api_error(ctx, index, response, request.response.get("responseFormat") or "autodetect")
 
 
 def _items_of(ctx: ExecuteContext, index: int, item: Item, request: _Request, response: httpx.Response) -> list[Item]:
     if ctx.node.typeVersion < 3:
         from weft.nodes.builtin._http_legacy import legacy_response_items
 
-        return legacy_response_items(ctx, index, item, response)
+        return legacy_response_items(ctx, index, item, response, request.downloaded)
     return _response_items(ctx, index, item, request, response)
 
 
@@ -344,13 +357,13 @@ def _response_items(
     prop = str(options.get("outputPropertyName") or prop)
     content_type = response.headers.get("content-type", "")
     if fmt == "autodetect":
-        fmt = "json" if "application/json" in content_type else "file" if _BINARY_TYPES.search(content_type) else "text"
+        fmt = "json" if "application/json" in content_type else "file" if BINARY_TYPES.search(content_type) else "text"
     paired: PairedItem = {"item": index}
     optimize = response_optimizer(ctx, index)  # the identity unless a tool's "Optimize Response" is on
     meta = {"headers": dict(response.headers), "statusCode": response.status_code}
     meta["statusMessage"] = response.reason_phrase
-    if fmt == "file":
-        binary = {**(item.get("binary") or {}), prop: _binary_data(response)}
+    if request.downloaded is not None:
+        binary = {**(item.get("binary") or {}), prop: request.downloaded}
         return [{"json": dict(meta if full else item.get("json", {})), "binary": binary, "pairedItem": paired}]
     if fmt == "text":
         optimized = optimize(response.text)
@@ -370,23 +383,3 @@ def _response_items(
         {"json": v if isinstance(v, dict) else {"data": v} if v is not None else {}, "pairedItem": paired}
         for v in values
     ]
-
-
-def _binary_data(response: httpx.Response) -> dict[str, Any]:
-    """The body in n8n's binary shape (``prepareBinaryData``): base64 data, MIME type, name, size, extension."""
-    content = response.content
-    mime = response.headers.get("content-type", "").split(";")[0].strip() or "application/octet-stream"
-    disposition = re.search(r'filename\*?=(?:UTF-8\'\')?"?([^";]+)"?', response.headers.get("content-disposition", ""))
-    name = unquote(disposition.group(1)) if disposition else response.url.path.rsplit("/", 1)[-1]
-    extension = name.rsplit(".", 1)[1] if "." in name else (mimetypes.guess_extension(mime) or ".").lstrip(".")
-    data = {"data": base64.b64encode(content).decode("ascii"), "mimeType": mime, "fileName": name}
-    data.update(fileSize=_pretty_bytes(len(content)), fileExtension=extension)
-    return {k: v for k, v in data.items() if v}
-
-
-def _pretty_bytes(size: int) -> str:
-    """``pretty-bytes`` as n8n uses it: 1000-based units, three significant digits."""
-    value, units = float(size), ["B", "kB", "MB", "GB", "TB"]
-    while value >= 1000 and len(units) > 1:
-        value, units = value / 1000, units[1:]
-    return f"{size} B" if units[0] == "B" else f"{float(f'{value:.3g}'):g} {units[0]}"

@@ -158,7 +158,7 @@ async def update_workflow(instance: InstanceDep, workflow_id: str, workflow: Pub
 async def delete_workflow(instance: InstanceDep, workflow_id: str) -> dict[str, Any]:
     workflow = await _workflow(instance, workflow_id)
     await instance.runner.db(instance.store.webhooks.unregister, workflow_id)
-    await instance.runner.db(instance.store.workflows.delete, workflow_id)
+    await instance.runner.delete_workflow(workflow_id)
     await instance.active.refresh()
     return workflow
 
@@ -255,7 +255,7 @@ async def delete_execution(instance: InstanceDep, execution_id: str) -> dict[str
         raise PublicApiError(404, "Not Found")
     if instance.runner.stop(execution_id):
         await instance.runner.drain(5)
-    await instance.runner.db(instance.store.executions.delete, [execution_id])
+    await instance.runner.delete_executions([execution_id])
     return _execution(stored, False)
 
 

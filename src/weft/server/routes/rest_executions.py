@@ -55,7 +55,7 @@ async def get_execution(instance: InstanceDep, execution_id: str, includeData: b
 async def delete_execution(instance: InstanceDep, execution_id: str) -> Envelope[Deleted]:
     if instance.runner.stop(execution_id):
         await instance.runner.drain(5)
-    if not await instance.runner.db(instance.store.executions.delete, [execution_id]):
+    if not await instance.runner.delete_executions([execution_id]):
         raise ExecutionNotFoundError(execution_id)
     return Envelope(data=Deleted(id=execution_id, deleted=True))
 

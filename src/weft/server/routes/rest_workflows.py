@@ -66,7 +66,7 @@ async def update_workflow(instance: InstanceDep, workflow_id: str, workflow: Wor
 @router.delete("/{workflow_id}", summary="Delete a workflow with its webhooks and executions")
 async def delete_workflow(instance: InstanceDep, workflow_id: str) -> Envelope[Deleted]:
     await instance.runner.db(instance.store.webhooks.unregister, workflow_id)
-    deleted = await instance.runner.db(instance.store.workflows.delete, workflow_id)
+    deleted = await instance.runner.delete_workflow(workflow_id)
     if not deleted:
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
     await instance.active.refresh()
