@@ -1,0 +1,106 @@
+"""Text and metadata of a PDF (n8n's ``extractDataFromPDF``), read with pypdf where n8n uses pdf.js.
+
+The shape is n8n's: ``numpages``, ``numrender``, ``info`` (pdf.js's document facts — ``PDFFormatVersion``,
+``Language``, ``EncryptFilterName``, ``IsLinearized``, ``IsAcroFormPresent``, ``IsXFAPresent``,
+``IsCollectionPresent``, ``IsSignaturesPresent`` — then the Info dictionary's entries), ``text`` (pages joined by
+a blank line, or a list of pages) and ``version``. Text is put together as n8n does: pieces on one baseline
+joined, a new baseline on a new line. Differences (documented): the XMP ``metadata`` object is not read, the
+layout of complex pages can differ from pdf.js's, and ``version`` is the pdf.js version n8n 2.41.1 reports.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+#: What n8n 2.41.1's pdf.js reports as ``version``.
+PDFJS_VERSION = "5.4.296"
+_FACTS = ("Title", "Author", "Subject", "Keywords", "Creator", "Producer", "CreationDate", "ModDate", "Trapped")
+
+
+class PdfError(Exception):
+    """The PDF cannot be read (pdf.js's words where they are known)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _page_text(page: Any) -> str:
+    parts: list[str] = []
+    last_y: list[float | None] = [None]
+
+    def visit(text: str, cm: list[float], tm: list[float], *_: Any) -> None:
+        text = text.rstrip("\n")  # pypdf ends a piece with the line break pdf.js leaves to the baseline
+        if not text:
+            return
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        parts.append(text if last_y[0] is None or last_y[0] == y or not last_y[0] else "\n" + text)
+        last_y[0] = y
+
+    page.extract_text(visitor_text=visit)
+    return "".join(parts)
+
+
+def _info(reader: Any) -> dict[str, Any]:
+    root = reader.trailer["/Root"]
+    acro = root.get("/AcroForm")
+    info: dict[str, Any] = {
+        "PDFFormatVersion": reader.pdf_header.removeprefix("%PDF-"),
+        "Language": str(root["/Lang"]) if "/Lang" in root else None,
+        "EncryptFilterName": str(reader.trailer["/Encrypt"].get("/Filter", "")).lstrip("/") or None
+        if "/Encrypt" in reader.trailer
+        else None,
+        "IsLinearized": False,
+        "IsAcroFormPresent": acro is not None,
+        "IsXFAPresent": acro is not None and "/XFA" in acro.get_object(),
+        "IsCollectionPresent": "/Collection" in root,
+        "IsSignaturesPresent": bool(acro is not None and int(acro.get_object().get("/SigFlags", 0)) & 1),
+    }
+    custom: dict[str, Any] = {}
+    for key, value in (reader.trailer.get("/Info") or {}).items():
+        name = key.lstrip("/")
+        text = str(value.get_object()).lstrip("/") if name == "Trapped" else str(value.get_object())
+        if name in _FACTS:
+            info[name] = {"name": text} if name == "Trapped" else text
+        else:
+            custom[name] = text
+    if custom:
+        info["Custom"] = custom
+    return info
+
+
+def _open(data: bytes, password: str | None) -> Any:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+    except (PdfReadError, ValueError, KeyError) as error:
+        raise PdfError(f"Invalid PDF structure. ({error})") from error
+    if reader.is_encrypted:
+        if not password:
+            raise PdfError("No password given")
+        if not reader.decrypt(password):
+            raise PdfError("Incorrect Password")
+    return reader
+
+
+def extract_pdf(data: bytes, *, password: str | None, max_pages: int | None, join_pages: bool = True) -> dict[str, Any]:
+    """n8n's result of reading a PDF (blocking: run it off the event loop)."""
+    reader = _open(data, password)
+    count = len(reader.pages)
+    pages: list[str] = []
+    if max_pages != 0:
+        to_read = max_pages if max_pages and max_pages < count else count
+        pages = [_page_text(reader.pages[i]) for i in range(to_read)]
+    return {
+        "numpages": count,
+        "numrender": count,
+        "info": _info(reader),
+        "text": "\n\n".join(pages) if join_pages else pages,
+        "version": PDFJS_VERSION,
+    }
+
+
+__all__ = ["PDFJS_VERSION", "PdfError", "extract_pdf"]

@@ -1,0 +1,187 @@
+"""Reading a spreadsheet file into a :class:`~._extract_sheet.Workbook`, by what the bytes are (SheetJS's ``read``
+looks at the bytes, not at the operation): XLSX with openpyxl, ODS from its ``content.xml``, HTML tables as SheetJS
+parses them, and anything else as delimited text (:mod:`._extract_dsv`).
+
+Not read: XLS (BIFF, the Excel 97-2003 format) and RTF tables — Weft raises an error saying so.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from datetime import date, datetime, time
+from typing import Any
+from xml.etree import ElementTree
+
+from weft.nodes.builtin._convert_sheet import Cell
+from weft.nodes.builtin._extract_dsv import read_text_sheet, typed_cell
+from weft.nodes.builtin._extract_sheet import Grid, Workbook
+
+
+class UnreadableSpreadsheet(Exception):
+    """The bytes are a spreadsheet format Weft cannot read."""
+
+
+def read_workbook(data: bytes, *, raw: bool = False) -> Workbook:
+    """The workbook in ``data``: XLSX, ODS, HTML or delimited text."""
+    if data[:4] == b"PK\x03\x04":
+        return _read_zip(data)
+    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        raise UnreadableSpreadsheet("Reading XLS (Excel 97-2003) files is not supported by Weft; save it as XLSX")
+    text = data.decode("utf-8", "replace").lstrip("\ufeff")
+    if text.lstrip().startswith("{\\rtf"):
+        raise UnreadableSpreadsheet("Reading RTF tables is not supported by Weft; convert the file to CSV or XLSX")
+    if text.lstrip().startswith("<") and re.search(r"<table", text, re.I):
+        return html_workbook(text, raw=raw)
+    return _single(read_text_sheet(text, raw=raw))
+
+
+def _single(grid: Grid) -> Workbook:
+    return Workbook(names=["Sheet1"], sheets={"Sheet1": grid})
+
+
+def _read_zip(data: bytes) -> Workbook:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        names = set(archive.namelist())
+        if "content.xml" in names:
+            return _read_ods(archive.read("content.xml"))
+    if "xl/workbook.xml" not in names:
+        raise UnreadableSpreadsheet("Unsupported ZIP file")
+    return _read_xlsx(data)
+
+
+def _xlsx_cell(value: Any) -> Cell | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return Cell("b", value)
+    if isinstance(value, int | float):
+        return Cell("n", value)
+    if isinstance(value, datetime | date | time):
+        return Cell("d", _iso(value))
+    return Cell("s", str(value))
+
+
+def _iso(value: datetime | date | time) -> str:
+    if isinstance(value, time):
+        value = datetime.combine(date(1899, 12, 30), value)
+    elif not isinstance(value, datetime):
+        value = datetime.combine(value, time())
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def _read_xlsx(data: bytes) -> Workbook:
+    from openpyxl import load_workbook
+
+    book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    workbook = Workbook()
+    try:
+        for sheet in book.worksheets:
+            grid = Grid()
+            for r, row in enumerate(sheet.iter_rows(values_only=True)):
+                for c, value in enumerate(row):
+                    cell = _xlsx_cell(value)
+                    if cell is not None:
+                        grid.put(r, c, cell)
+            workbook.names.append(sheet.title)
+            workbook.sheets[sheet.title] = grid
+    finally:
+        book.close()
+    return workbook
+
+
+_TABLE = "{urn:oasis:names:tc:opendocument:xmlns:table:1.0}"
+_OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
+_TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
+
+
+def _ods_cell(element: ElementTree.Element) -> Cell | None:
+    kind = element.get(f"{_OFFICE}value-type")
+    text = "\n".join("".join(p.itertext()) for p in element.iter(f"{_TEXT}p"))
+    if kind in ("float", "percentage", "currency"):
+        number = float(element.get(f"{_OFFICE}value", "0"))
+        return Cell("n", int(number) if number.is_integer() and abs(number) < 2**53 else number)
+    if kind == "boolean":
+        return Cell("b", element.get(f"{_OFFICE}boolean-value") == "true")
+    if kind is None and not text:
+        return None
+    return Cell("s", text)
+
+
+def _read_ods(content: bytes) -> Workbook:
+    root = ElementTree.fromstring(content)
+    workbook = Workbook()
+    for table in root.iter(f"{_TABLE}table"):
+        grid, r = Grid(), 0
+        for row in table.iter(f"{_TABLE}table-row"):
+            c = 0
+            for element in row:
+                repeat = int(element.get(f"{_TABLE}number-columns-repeated", "1"))
+                cell = _ods_cell(element)
+                for _ in range(min(repeat, 1024) if cell is not None else 0):
+                    grid.put(r, c, cell)  # type: ignore[arg-type]
+                    c += 1
+                c += repeat if cell is None else 0
+            r += int(row.get(f"{_TABLE}number-rows-repeated", "1"))
+        name = table.get(f"{_TABLE}name", f"Sheet{len(workbook.names) + 1}")
+        workbook.names.append(name)
+        workbook.sheets[name] = grid
+    return workbook
+
+
+# --------------------------------------------------------------------------- HTML (SheetJS html_to_sheet)
+
+_ENTITIES = [("nbsp", " "), ("middot", "·"), ("quot", '"'), ("apos", "'"), ("gt", ">"), ("lt", "<"), ("amp", "&")]
+
+
+def html_decode(text: str) -> str:
+    """SheetJS ``htmldecode``: whitespace collapsed, ``<br>`` as a newline, tags stripped, a few entities."""
+    text = re.sub(r"^[\t\n\r ]+", "", text)
+    text = re.sub(r"(^|[^\t\n\r ])[\t\n\r ]+$", r"\1", text)
+    text = re.sub(r">\s+", ">", text)
+    text = re.sub(r"\b\s+<", "<", text)
+    text = re.sub(r"[\t\n\r ]+", " ", text)
+    text = re.sub(r"<\s*[bB][rR]\s*/?>", "\n", text)
+    text = re.sub(r"<[^<>]*>", "", text)
+    for name, value in _ENTITIES:
+        text = re.sub(f"&{name};", value, text, flags=re.I)
+    return text
+
+
+def _html_sheet(table: str, *, raw: bool) -> Grid:
+    grid, r, c = Grid(), -1, 0
+    for chunk in re.split(r"(?=<tr[^<>]*>)", table, flags=re.I):
+        row = chunk.strip()
+        if row[:3].lower() == "<tr":
+            r, c = r + 1, 0
+            row = row[row.find(">") + 1 :]
+        for cell in re.split(r"</t[dh]>", row, flags=re.I):
+            cell = cell.strip()
+            if not re.search(r"<t[dh]", cell, re.I):
+                continue
+            cell = cell[re.search(r"<t[dh]", cell, re.I).start() :]  # type: ignore[union-attr]
+            tag, content = cell[: cell.find(">")], cell
+            while content.startswith("<") and ">" in content:
+                content = content[content.find(">") + 1 :]
+            span = re.search(r'colspan="?(\d+)', tag)
+            declared = re.search(r'data-t="([^"]*)"', tag)
+            text = html_decode(content)
+            if text:
+                grid.put(max(r, 0), c, typed_cell(text, raw=raw, declared=declared.group(1) if declared else ""))
+            c += int(span.group(1)) if span else 1
+    return grid
+
+
+def html_workbook(text: str, *, raw: bool = False) -> Workbook:
+    """Every ``<table>`` as a sheet (``Sheet1``, ``Sheet2``, …)."""
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    tables = re.findall(r"<table\b.*?</table>", text, flags=re.I | re.S)
+    workbook = Workbook()
+    for number, table in enumerate(tables, 1):
+        workbook.names.append(f"Sheet{number}")
+        workbook.sheets[f"Sheet{number}"] = _html_sheet(table, raw=raw)
+    return workbook
+
+
+__all__ = ["UnreadableSpreadsheet", "html_decode", "html_workbook", "read_workbook"]
