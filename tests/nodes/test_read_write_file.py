@@ -216,3 +216,25 @@ async def test_legacy_reader_refuses_a_symlink_out_of_the_folder(tmp_path: Path,
     read = {"name": "Read", "type": "readBinaryFile", "parameters": {"filePath": f"{files}/innocent.txt"}}
     run = await _run(tmp_path, [read])
     assert _task(run, "Read")["error"]["message"] == "Access to the file is not allowed."
+
+
+#: The versions n8n 2.8.4 and 2.41.1 ship of the file nodes (their ``.node.js`` ``version``).
+FILE_NODE_VERSIONS = {
+    "readWriteFile": (1, 1.1),
+    "readBinaryFile": (1,),
+    "readBinaryFiles": (1,),
+    "writeBinaryFile": (1,),
+    "compression": (1, 1.1),
+    "moveBinaryData": (1, 1.1),
+}
+
+
+@pytest.mark.parametrize("short_name", sorted(FILE_NODE_VERSIONS))
+def test_every_n8n_version_of_the_file_nodes_is_accepted(short_name: str) -> None:
+    from weft.nodes.registry import default_registry
+
+    registry = default_registry()
+    for version in FILE_NODE_VERSIONS[short_name]:
+        assert registry.check(BASE + short_name, version) is None, (short_name, version)
+    node_type = registry.type_class(BASE + short_name)
+    assert node_type is not None and node_type.description.default_version == max(FILE_NODE_VERSIONS[short_name])

@@ -136,8 +136,15 @@ def unzip(data: bytes, limits: CompressionLimits) -> dict[str, bytes]:
         for info in entries:
             if info.file_size > budget.left:
                 raise size_exceeded(budget.limit)
-            files[info.filename] = _read_bounded(archive, info, budget)
+            files[_entry_name(info)] = _read_bounded(archive, info, budget)
     return files
+
+
+def _entry_name(info: zipfile.ZipInfo) -> str:
+    """The entry's name as n8n reads it: UTF-8 when the archive says so, else Latin-1 (Python reads CP437)."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    return info.filename.encode("cp437").decode("latin-1")
 
 
 def _read_bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: _Budget) -> bytes:
