@@ -38,6 +38,7 @@ CATALOG: dict[str, str] = {
     _BASE + "crypto": "weft.nodes.builtin.crypto:Crypto",
     _BASE + "debugHelper": "weft.nodes.builtin.debug_helper:DebugHelper",
     _BASE + "dateTime": "weft.nodes.builtin.date_time:DateTime",
+    _BASE + "markdown": "weft.nodes.builtin.markdown:Markdown",
     _BASE + "summarize": "weft.nodes.builtin.summarize:Summarize",
     _BASE + "scheduleTrigger": "weft.nodes.builtin.schedule_trigger:ScheduleTrigger",
     _BASE + "function": "weft.nodes.builtin.function_node:Function",

@@ -132,10 +132,10 @@ def _node_error(
 
 def error_json(ctx: ExecuteContext, error: NodeError) -> dict[str, Any]:
     """What n8n's ``{...error}`` spread of a NodeOperationError shows: its enumerable fields (not the message)."""
-    data: dict[str, Any] = {"level": "warning", "tags": {}}
+    data: dict[str, Any] = {"level": "warning", "shouldReport": True}  # n8n 2.41's fields and order
     if error.description is not None:
         data["description"] = error.description
-    data |= {"timestamp": error.timestamp, "context": dict(error.context), "functionality": "regular"}
+    data |= {"tags": {}, "timestamp": error.timestamp, "context": dict(error.context), "functionality": "regular"}
     node = ctx.node.model_dump(mode="json", by_alias=True, exclude_none=True)
     return data | {"name": "NodeOperationError", "node": node, "messages": []}
 
