@@ -18,7 +18,8 @@ from weft.db.base import NotFoundError
 from weft.db.webhooks import WebhookSpec, is_dynamic_path, normalize_path
 from weft.db.workflows import StoredWorkflow
 from weft.errors import WeftError
-from weft.nodes.builtin.schedule_trigger import SCHEDULE_TYPE
+from weft.nodes.builtin.cron import TIMER_TRIGGER_TYPES
+from weft.nodes.builtin.error_trigger import ERROR_TRIGGER_TYPE
 from weft.nodes.builtin.webhook import WEBHOOK_TYPE, WebhookOptions, webhook_options
 from weft.services.errors import ActivationError
 from weft.services.prepared import PreparedWorkflow
@@ -133,7 +134,8 @@ def mcp_trigger_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
 
 
 def schedule_nodes(prepared: PreparedWorkflow) -> list[str]:
-    return [n.name for n in prepared.workflow.nodes.values() if n.type == SCHEDULE_TYPE and not n.disabled]
+    """The enabled timer triggers (Schedule Trigger, Cron, Interval) of a workflow."""
+    return [n.name for n in prepared.workflow.nodes.values() if n.type in TIMER_TRIGGER_TYPES and not n.disabled]
 
 
 class ActiveWorkflows:
@@ -190,6 +192,7 @@ def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflo
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
     prepared = runner.cache.get(stored)
     has_chat = any(is_chat_trigger(node) or is_mcp_trigger(node) for node in prepared.workflow.nodes.values())
+    has_chat = has_chat or any(n.type == ERROR_TRIGGER_TYPE for n in prepared.workflow.nodes.values())
     if not webhook_nodes(prepared) and not schedule_nodes(prepared) and not has_chat:
         raise ActivationError(
             f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "

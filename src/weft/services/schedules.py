@@ -1,7 +1,8 @@
-"""Schedule Trigger nodes of active workflows: one asyncio task per node and cron rule.
+"""Timer triggers of active workflows (Schedule Trigger, Cron, Interval): one asyncio task per node and rule.
 
-The rules are seconds-first cron expressions (n8n's). :meth:`ScheduleTriggers.sync` follows the active
-workflows: tasks of deactivated or changed workflows are cancelled, new ones started.
+The rules are seconds-first cron expressions (n8n's), or an Interval node's period (``"@every <seconds>"``).
+:meth:`ScheduleTriggers.sync` follows the active workflows: tasks of deactivated or changed workflows are
+cancelled, new ones started.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import logging
 from datetime import UTC, datetime
 
 from weft.errors import WeftError
-from weft.nodes.builtin.schedule_trigger import cron_expressions, schedule_item, timezone_of
+from weft.nodes.builtin.cron import timer_item, timer_rules
+from weft.nodes.builtin.interval import EVERY
+from weft.nodes.builtin.schedule_trigger import timezone_of
 from weft.services.activation import schedule_nodes
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import WorkflowRunner
@@ -32,7 +35,7 @@ class ScheduleTriggers:
         for workflow_id, prepared in workflows.items():
             for node in schedule_nodes(prepared):
                 try:
-                    rules = cron_expressions(prepared.workflow.nodes[node])
+                    rules = timer_rules(prepared.workflow.nodes[node])
                 except WeftError as exc:
                     log.error("Schedule of workflow %r is skipped: %s", workflow_id, exc)
                     continue
@@ -54,6 +57,9 @@ class ScheduleTriggers:
         from croniter import croniter  # imported when a workflow has a schedule: not in every server's memory
 
         tz = timezone_of(prepared.workflow.settings.timezone)
+        if expression.startswith(EVERY):  # an Interval node: n8n's setInterval, first one period after activation
+            await self._fire_every(prepared, node, float(expression.split()[1]))
+            return
         try:
             schedule = croniter(expression, datetime.now(tz), second_at_beginning=True)
         except (ValueError, KeyError) as exc:
@@ -62,7 +68,13 @@ class ScheduleTriggers:
         while True:
             moment: datetime = schedule.get_next(datetime)
             await asyncio.sleep(max(0.0, (moment - datetime.now(UTC)).total_seconds()))
-            item: Item = {"json": schedule_item(moment, tz)}
+            item: Item = {"json": timer_item(prepared.workflow.nodes[node], moment, tz)}
+            self.runner.spawn(self.runner.run(prepared, mode="trigger", start_node=node, trigger_items=[item]))
+
+    async def _fire_every(self, prepared: PreparedWorkflow, node: str, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            item: Item = {"json": {}}
             self.runner.spawn(self.runner.run(prepared, mode="trigger", start_node=node, trigger_items=[item]))
 
 
