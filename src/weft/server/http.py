@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import Response, StreamingResponse
 
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.services.webhook_requests import IncomingRequest, UploadedFile
@@ -61,6 +61,8 @@ def _add(target: dict[str, Any], key: str, value: Any) -> None:
 
 
 def to_response(response: WebhookResponse) -> Response:
+    if response.stream is not None:
+        return StreamingResponse(response.stream, status_code=response.status_code, headers=response.headers)
     return Response(content=response.body, status_code=response.status_code, headers=response.headers)
 
 

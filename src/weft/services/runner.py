@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from weft.db.store import Store
 
 T = TypeVar("T")
+#: Seconds the files of an execution that is not saved outlive it (a webhook's answer may be streaming one).
+UNSAVED_FILES_GRACE_S = 30.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -305,8 +307,9 @@ class WorkflowRunner:
                 workflow_settings=settings,
                 defaults=self.save_defaults,
             )
-            if not outcome["saved"]:
-                await self.delete_binary([execution_id])
+            if not outcome["saved"]:  # its files go a little later: the webhook's answer may still stream one
+                later = lambda: self.spawn(self.delete_binary([execution_id]))  # noqa: E731
+                asyncio.get_running_loop().call_later(UNSAVED_FILES_GRACE_S, later)
 
         hooks.on("workflowExecuteAfter", save)
         return Execution(

@@ -12,11 +12,11 @@ A failing execution answers 500 ``{"message": "Error in workflow"}``, as n8n doe
 from __future__ import annotations
 
 import asyncio
-import base64
 import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from weft.binary import BinaryDataService
 from weft.db.executions import StoredExecution, empty_run_data
 from weft.errors import WeftError
 from weft.nodes.builtin.respond_to_webhook import WebhookResponse
@@ -75,7 +75,7 @@ async def call_webhook(
             respond=_resolver(responded) if target.options.response_mode == "responseNode" else None,
         )
     )
-    return await answer(target.options, task, responded)
+    return await answer(target.options, task, responded, runner.options.binary_data)
 
 
 async def call_waiting_webhook(
@@ -109,7 +109,7 @@ async def call_waiting_webhook(
             respond=_resolver(responded) if options.response_mode == "responseNode" else None,
         )
     )
-    return await answer(options, task, responded)
+    return await answer(options, task, responded, runner.options.binary_data)
 
 
 def _waiting_options(
@@ -166,7 +166,10 @@ def _resolver(future: asyncio.Future[WebhookResponse]) -> Any:
 
 
 async def answer(
-    options: WebhookOptions, task: asyncio.Task[RunResult], responded: asyncio.Future[WebhookResponse]
+    options: WebhookOptions,
+    task: asyncio.Task[RunResult],
+    responded: asyncio.Future[WebhookResponse],
+    binary_data: BinaryDataService | None = None,
 ) -> WebhookResponse:
     """The HTTP answer for ``options.response_mode`` (see the module docstring)."""
     if options.response_mode == "onReceived":
@@ -183,7 +186,7 @@ async def answer(
         if result.run["status"] == "error":
             return WebhookResponse.json(ERROR, 500)
         return WebhookResponse.json(STARTED if result.run["status"] == "waiting" else {}, 200)
-    return last_node_response(result.run, options)
+    return last_node_response(result.run, options, binary_data)
 
 
 def received_response(options: WebhookOptions) -> WebhookResponse:
@@ -195,7 +198,9 @@ def received_response(options: WebhookOptions) -> WebhookResponse:
     return WebhookResponse.json(STARTED, options.response_code, headers)
 
 
-def last_node_response(run: Run, options: WebhookOptions) -> WebhookResponse:
+def last_node_response(
+    run: Run, options: WebhookOptions, binary_data: BinaryDataService | None = None
+) -> WebhookResponse:
     """``responseMode: lastNode``: the answer built from the last node's output."""
     if run["status"] == "error":
         return WebhookResponse.json(ERROR, 500)
@@ -214,7 +219,7 @@ def last_node_response(run: Run, options: WebhookOptions) -> WebhookResponse:
     if not items:
         return WebhookResponse.json({"message": "No item to return got found"}, 500)
     if options.response_data == "firstEntryBinary":
-        return _binary(items[0], options, code, headers)
+        return _binary(items[0], options, code, headers, binary_data or BinaryDataService())
     body: Any = items[0].get("json", {})
     if options.response_property_name:
         body = body.get(options.response_property_name) if isinstance(body, Mapping) else None
@@ -230,13 +235,17 @@ def _typed(options: WebhookOptions, body: Any, code: int, headers: dict[str, str
     return response
 
 
-def _binary(item: Mapping[str, Any], options: WebhookOptions, code: int, headers: dict[str, str]) -> WebhookResponse:
+def _binary(
+    item: Mapping[str, Any], options: WebhookOptions, code: int, headers: dict[str, str], store: BinaryDataService
+) -> WebhookResponse:
     binary = item.get("binary") or {}
     data = binary.get(options.response_property_name or "data") or next(iter(binary.values()), None)
     if not isinstance(data, Mapping):
         return WebhookResponse.json({"message": "No binary data to return got found."}, 500)
     headers = {"content-type": str(data.get("mimeType") or "application/octet-stream"), **headers}
-    return WebhookResponse(status_code=code, headers=headers, body=base64.b64decode(str(data.get("data", ""))))
+    if isinstance(data.get("bytes"), int):
+        headers.setdefault("content-length", str(data["bytes"]))
+    return WebhookResponse(status_code=code, headers=headers, stream=store.stream(data))
 
 
 __all__ = [

@@ -7,9 +7,8 @@ the node only passes its input through). Like n8n, the node outputs its input it
 
 from __future__ import annotations
 
-import base64
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -29,6 +28,8 @@ class WebhookResponse:
     headers: dict[str, str] = field(default_factory=dict)
     """Header names in lower case; ``content-type`` is set when there is a body."""
     body: bytes = b""
+    stream: AsyncIterator[bytes] | None = None
+    """A file's bytes, sent as they are read from the binary-data store (then ``body`` is empty)."""
 
     @classmethod
     def json(cls, value: Any, status_code: int = 200, headers: Mapping[str, str] | None = None) -> WebhookResponse:
@@ -66,11 +67,11 @@ class RespondToWebhook(NodeType):
         items = ctx.get_input_data()
         responder = ctx.services if isinstance(ctx.services, WebhookResponder) else None
         if responder is not None:
-            responder.send_webhook_response(build_response(ctx, items))
+            responder.send_webhook_response(await build_response(ctx, items))
         return [items]
 
 
-def build_response(ctx: ExecuteContext, items: list[Item]) -> WebhookResponse:
+async def build_response(ctx: ExecuteContext, items: list[Item]) -> WebhookResponse:
     """The response the node's parameters describe, for its input ``items``."""
     respond_with = ctx.get_node_parameter("respondWith", 0)
     options: Mapping[str, Any] = ctx.get_node_parameter("options", 0, {}) or {}
@@ -85,7 +86,7 @@ def build_response(ctx: ExecuteContext, items: list[Item]) -> WebhookResponse:
     if respond_with == "text":
         return WebhookResponse.text(str(ctx.get_node_parameter("responseBody", 0, "")), status, headers)
     if respond_with == "binary":
-        return _binary_response(ctx, items, status, headers)
+        return await _binary_response(ctx, items, status, headers)
     return WebhookResponse.json(_json_body(ctx, respond_with, items, options), status, headers)
 
 
@@ -118,7 +119,9 @@ def _json_body(ctx: ExecuteContext, respond_with: Any, items: list[Item], option
     return {key: body} if key else body
 
 
-def _binary_response(ctx: ExecuteContext, items: list[Item], status: int, headers: dict[str, str]) -> WebhookResponse:
+async def _binary_response(
+    ctx: ExecuteContext, items: list[Item], status: int, headers: dict[str, str]
+) -> WebhookResponse:
     source = ctx.get_node_parameter("responseDataSource", 0, "automatically")
     binary: Mapping[str, Any] = (items[0].get("binary") or {}) if items else {}
     name = ctx.get_node_parameter("inputFieldName", 0, "data") if source == "set" else next(iter(binary), None)
@@ -129,9 +132,22 @@ def _binary_response(ctx: ExecuteContext, items: list[Item], status: int, header
             "No binary data exists on the first item",
             description="Respond with binary only after a node that outputs a file, or pick another 'Respond With'.",
         )
-    body = base64.b64decode(str(data.get("data", "")))
     headers = {"content-type": str(data.get("mimeType") or "application/octet-stream"), **headers}
-    return WebhookResponse(status_code=status, headers=headers, body=body)
+    if isinstance(data.get("bytes"), int):
+        headers.setdefault("content-length", str(data["bytes"]))
+    return WebhookResponse(status_code=status, headers=headers, stream=await _opened(ctx.get_binary_stream(data)))
+
+
+async def _opened(stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``stream`` with its file already open (its first chunk read): pruning the execution cannot take it away."""
+    first = await anext(stream, b"")
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield first
+        async for chunk in stream:
+            yield chunk
+
+    return chunks()
 
 
 def _option_headers(options: Mapping[str, Any]) -> dict[str, str]:
