@@ -150,3 +150,10 @@ async def test_weft_python_code_disabled_refuses_and_says_how(run_node, monkeypa
     monkeypatch.setenv("WEFT_PYTHON_CODE", "sometimes")
     run = await _python(run_node, "return _items")
     assert _error(run)["message"] == "WEFT_PYTHON_CODE must be one of auto, enabled, disabled, not 'sometimes'"
+
+
+async def test_each_item_continue_on_fail_is_one_error_item_for_the_run(run_node, out):
+    # n8n's runner fails the task as a whole: one error item, not one per input item
+    code = "if _item['json']['n'] == 2:\n    raise KeyError('n')\nreturn _item"
+    run = await _python(run_node, code, "runOnceForEachItem", continueOnFail=True)
+    assert [item["json"] for item in out(run)[0]] == [{"error": "'n'"}]

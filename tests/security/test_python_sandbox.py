@@ -9,6 +9,7 @@ tries the kernel layers with no interpreter guard at all.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -177,3 +178,16 @@ def test_a_missing_kernel_layer_turns_python_off_in_auto_mode(monkeypatch: pytes
     )
     assert str(error.description).startswith("Set WEFT_PYTHON_CODE=enabled")
     assert _run("return []", replace(STRICT, mode="enabled")) == []
+
+
+def test_children_beyond_the_concurrency_limit_wait_for_a_slot() -> None:
+    timed = replace(OPEN, max_concurrency=1)
+    code = "import time\nstart = time.monotonic()\ntime.sleep(0.2)\nreturn {'span': [start, time.monotonic()]}"
+
+    async def scenario() -> list[list[float]]:
+        tasks = [PythonTask(node_name="Py", code=code, mode="runOnceForAllItems", items=[], timeout_s=10)] * 3
+        outcomes = await asyncio.gather(*(run_python(task, timed) for task in tasks))
+        return sorted(outcome.result["span"] for outcome in outcomes)
+
+    spans = asyncio.run(scenario())
+    assert all(earlier[1] <= later[0] for earlier, later in itertools.pairwise(spans))

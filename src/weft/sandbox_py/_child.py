@@ -15,8 +15,6 @@ import io
 import json
 import os
 import sys
-import textwrap
-import traceback
 from typing import Any
 
 if __package__:
@@ -69,7 +67,9 @@ def _run(task: dict[str, Any], stderr: io.StringIO) -> dict[str, Any]:
 
 
 def _wrap(code: str) -> str:
-    return f"def _user_function():\n{textwrap.indent(code, '    ')}\n\n{OUTPUT_KEY} = _user_function()"
+    # textwrap.indent's rule (lines with only whitespace stay as they are), without importing textwrap
+    body = "".join("    " + line if line.strip() else line for line in code.splitlines(keepends=True))
+    return f"def _user_function():\n{body}\n\n{OUTPUT_KEY} = _user_function()"
 
 
 def _all_items(task: dict[str, Any], print_args: list[list[str]], dropped: list[int]) -> Any:
@@ -114,9 +114,11 @@ def _json_of(output: Any) -> Any:
 def _error_info(exc: BaseException, stderr: str) -> dict[str, Any]:
     message = f"Process exited with code {exc.code}" if isinstance(exc, SystemExit) else str(exc)
     line = None
-    for frame, lineno in traceback.walk_tb(exc.__traceback__):  # no source lookup: files are walled off
-        if frame.f_code.co_filename in (ALL_ITEMS_FILENAME, PER_ITEM_FILENAME) and lineno:
-            line = lineno - 1  # the wrapping function's first line
+    tb = exc.__traceback__
+    while tb is not None:  # the innermost frame of the user's code (no source lookup: files are walled off)
+        if tb.tb_frame.f_code.co_filename in (ALL_ITEMS_FILENAME, PER_ITEM_FILENAME) and tb.tb_lineno:
+            line = tb.tb_lineno - 1  # the wrapping function's first line
+        tb = tb.tb_next
     return {
         "message": message,
         "type": type(exc).__name__,

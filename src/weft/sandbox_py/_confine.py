@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import platform
 import resource
 import struct
 from typing import Any
@@ -183,7 +182,7 @@ def _seccomp_program() -> bytes:
 
 
 def _seccomp() -> bool:
-    if platform.machine() != "x86_64":
+    if os.uname().machine != "x86_64":
         return False
     code = _seccomp_program()
     filters = ctypes.create_string_buffer(code, len(code))

@@ -45,6 +45,10 @@ class PythonSandboxConfig:
     file_size_bytes: int = 64 * 1024 * 1024
     """``WEFT_PYTHON_CODE_FILE_SIZE_MB``: the largest file code may write in its scratch folder (64 MiB)."""
 
+    max_concurrency: int = 5
+    """``WEFT_CODE_WORKERS``: Python Code children running at once in one process; more wait for a slot (n8n's
+    ``N8N_RUNNERS_MAX_CONCURRENCY``, 5)."""
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> PythonSandboxConfig:
         """The rules from ``environ`` (default ``os.environ``)."""
@@ -61,6 +65,7 @@ class PythonSandboxConfig:
             builtins_deny=_names(pick("WEFT_PYTHON_BUILTINS_DENY", "N8N_RUNNERS_BUILTINS_DENY", BUILTINS_DENY_DEFAULT)),
             memory_bytes=int(float(env.get("WEFT_PYTHON_CODE_MEMORY_MB", "512")) * 1024 * 1024),
             file_size_bytes=int(float(env.get("WEFT_PYTHON_CODE_FILE_SIZE_MB", "64")) * 1024 * 1024),
+            max_concurrency=max(1, int(env.get("WEFT_CODE_WORKERS", "5"))),
         )
 
     @property

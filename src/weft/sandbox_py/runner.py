@@ -16,6 +16,7 @@ import signal
 import sys
 import sysconfig
 import tempfile
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,7 +123,24 @@ def _task_message(task: PythonTask, config: PythonSandboxConfig, scratch: str) -
     return json.dumps(message, default=str, ensure_ascii=False).encode("utf-8")
 
 
+#: Children running at once, per event loop (n8n's runner: ``N8N_RUNNERS_MAX_CONCURRENCY``, 5); more wait.
+_SLOTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def _slots(config: PythonSandboxConfig) -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    slots = _SLOTS.get(loop)
+    if slots is None:
+        slots = _SLOTS[loop] = asyncio.Semaphore(config.max_concurrency)
+    return slots
+
+
 async def _run_child(task: PythonTask, config: PythonSandboxConfig) -> PythonOutcome:
+    async with _slots(config):
+        return await _run_confined(task, config)
+
+
+async def _run_confined(task: PythonTask, config: PythonSandboxConfig) -> PythonOutcome:
     scratch = tempfile.mkdtemp(prefix="weft-python-")
     try:
         process = await asyncio.create_subprocess_exec(

@@ -75,7 +75,9 @@ def _each_item(node_name: str, value: Any, index: int) -> Item:
             description="In the returned data, every key named 'binary' must point to an object.",
             item_index=index,
         )
-    out: dict[str, Any] = {"json": value["json"], "pairedItem": value.get("pairedItem", {"item": index})}
+    out: dict[str, Any] = {"json": value["json"]}
+    if "pairedItem" in value:  # the runner pairs each result; its continueOnFail error item has none
+        out["pairedItem"] = value["pairedItem"]
     if value.get("binary"):
         out["binary"] = value["binary"]
     return out  # type: ignore[return-value]
