@@ -157,3 +157,23 @@ async def test_each_item_continue_on_fail_is_one_error_item_for_the_run(run_node
     code = "if _item['json']['n'] == 2:\n    raise KeyError('n')\nreturn _item"
     run = await _python(run_node, code, "runOnceForEachItem", continueOnFail=True)
     assert [item["json"] for item in out(run)[0]] == [{"error": "'n'"}]
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("x = {}\nx['self'] = x\nreturn [x]", "The returned data cannot be sent back: Circular reference detected"),
+        (
+            "return [{'v': float('nan')}]",
+            "The returned data cannot be sent back: Out of range float values are not JSON compliant",
+        ),
+    ],
+)
+async def test_data_that_is_not_json_is_a_clear_error(run_node, code, message):
+    run = await _python(run_node, code)
+    assert _error(run)["message"] == message
+
+
+async def test_values_json_cannot_hold_become_their_text(run_node, js):
+    run = await _python(run_node, "return [{'s': {1}, 'b': b'x'}]")
+    assert js(run) == [{"s": "{1}", "b": "b'x'"}]

@@ -130,7 +130,8 @@ def _error_info(exc: BaseException, stderr: str) -> dict[str, Any]:
 
 def _send(answer: Any, message: dict[str, Any]) -> None:
     try:
-        data = json.dumps(message, default=str, ensure_ascii=False).encode("utf-8")
+        # NaN and infinities are not JSON: n8n's side could not read them either
+        data = json.dumps(message, default=str, ensure_ascii=False, allow_nan=False).encode("utf-8")
     except (ValueError, TypeError, RecursionError, MemoryError) as exc:
         detail = "The returned data cannot be sent back: " + (str(exc) or type(exc).__name__)
         data = json.dumps({"error": {"message": detail, "type": type(exc).__name__, "line": None}}).encode()
