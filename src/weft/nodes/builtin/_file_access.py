@@ -110,10 +110,11 @@ _STRERROR = {
 class FileSystemError(OSError):
     """An OS error with Node.js's message (``ENOENT: no such file or directory, stat '/x'``) and its path."""
 
-    def __init__(self, error: OSError, syscall: str, path: str) -> None:
+    def __init__(self, error: OSError, syscall: str, path: str | None) -> None:
         code = errno.errorcode.get(error.errno or 0, "EIO")
         text = _STRERROR.get(error.errno or 0, (error.strerror or "i/o error").lower())
-        super().__init__(error.errno, f"{code}: {text}, {syscall} '{path}'")
+        where = f" '{path}'" if path is not None else ""  # Node names no path for read and write
+        super().__init__(error.errno, f"{code}: {text}, {syscall}{where}")
         self.code = code
         self.path = path
 
@@ -200,7 +201,7 @@ def open_for_read(access: FileAccess, node_name: str, resolved: str) -> IO[bytes
         if not _same_file(os.fstat(descriptor), identity):
             raise NodeOperationError(node_name, "The file has changed and cannot be accessed.")
         if stat.S_ISDIR(identity.st_mode):
-            raise FileSystemError(IsADirectoryError(errno.EISDIR, "dir"), "read", resolved)
+            raise FileSystemError(IsADirectoryError(errno.EISDIR, "dir"), "read", None)
     except BaseException:
         handle.close()
         raise
