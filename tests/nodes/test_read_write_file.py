@@ -238,3 +238,13 @@ def test_every_n8n_version_of_the_file_nodes_is_accepted(short_name: str) -> Non
         assert registry.check(BASE + short_name, version) is None, (short_name, version)
     node_type = registry.type_class(BASE + short_name)
     assert node_type is not None and node_type.description.default_version == max(FILE_NODE_VERSIONS[short_name])
+
+
+async def test_an_empty_path_is_a_typed_error_naming_the_parameter(tmp_path: Path, files: Path) -> None:
+    write = {"name": "Write", "type": "readWriteFile", "typeVersion": 1.1, "parameters": {"operation": "write"}}
+    legacy = {"name": "Legacy", "type": "writeBinaryFile", "parameters": {"fileName": " "}}
+    for node in (write, legacy):
+        run = await _run(tmp_path, [node], [_text_item("x")])
+        error = _task(run, node["name"])["error"]
+        assert error["message"].startswith("The parameter '") and error["message"].endswith("' is empty")
+        assert "absolute path" in error["description"]

@@ -153,7 +153,8 @@ def resolve_path(path: str) -> str:
 
 def _open_parent(node_name: str, folder: str) -> int:
     """A descriptor of ``folder``, each component opened with ``O_NOFOLLOW`` relative to the one above it."""
-    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    # O_PATH (Linux): a folder one may pass through but not list (mode 0711) can still be walked
+    flags = getattr(os, "O_PATH", os.O_RDONLY) | os.O_DIRECTORY | os.O_NOFOLLOW
     current = os.open("/", flags)
     try:
         for part in [p for p in folder.split("/") if p]:

@@ -14,6 +14,7 @@ from typing import IO, Any, Protocol
 
 from weft.binary import CHUNK_SIZE
 from weft.binary.store import to_thread_chunks
+from weft.errors import NodeOperationError
 from weft.nodes.builtin._file_access import FileAccess, open_for_read, open_for_write, resolve_path
 from weft.nodes.builtin._files_archive import CompressionLimits
 from weft.nodes.builtin._files_glob import glob_files
@@ -63,6 +64,18 @@ async def find_files(pattern: str, *, extglob: bool = True) -> list[str]:
     return await asyncio.to_thread(glob_files, pattern, extglob=extglob)
 
 
+def require_path(ctx: NodeContext, path: str, parameter: str, item_index: int) -> str:
+    """``path``, or a typed error naming the empty parameter and what to put in it."""
+    if path.strip():
+        return path
+    raise NodeOperationError(
+        ctx.node.name,
+        f"The parameter '{parameter}' is empty",
+        description=f"Set '{parameter}' to the absolute path of a file, e.g. /home/user/.weft-files/report.csv",
+        item_index=item_index,
+    )
+
+
 async def read_file(ctx: NodeContext, file_path: str) -> dict[str, Any]:
     """The binary entry of the file at ``file_path`` (n8n's ``createReadStream(resolvePath(p))`` and
     ``prepareBinaryData(stream, p)``): its name, folder and MIME type from the path as written."""
@@ -107,5 +120,6 @@ __all__ = [
     "file_options",
     "find_files",
     "read_file",
+    "require_path",
     "write_file",
 ]

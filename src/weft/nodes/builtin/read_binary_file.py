@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from weft.errors import NodeError
 from weft.nodes.builtin._file_access import FileSystemError
-from weft.nodes.builtin._files import find_files, read_file
+from weft.nodes.builtin._files import find_files, read_file, require_path
 from weft.nodes.builtin._utils import js_string
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -33,7 +33,7 @@ class ReadBinaryFile(NodeType):
         out: list[Item] = []
         for index, item in enumerate(ctx.get_input_data()):
             try:
-                path = js_string(ctx.get_node_parameter("filePath", index))
+                path = require_path(ctx, js_string(ctx.get_node_parameter("filePath", index)), "File Path", index)
                 field = js_string(ctx.get_node_parameter("dataPropertyName", index))
                 binary = dict(item.get("binary") or {})
                 binary[field] = await read_file(ctx, path)

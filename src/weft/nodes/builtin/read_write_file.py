@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeApiError, NodeError, WeftError
 from weft.nodes.builtin._file_access import FileSystemError
-from weft.nodes.builtin._files import find_files, read_file, write_file
+from weft.nodes.builtin._files import find_files, read_file, require_path, write_file
 from weft.nodes.builtin._files_glob import escape_brackets_and_parens
 from weft.nodes.builtin._utils import js_string
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
@@ -76,7 +76,9 @@ class ReadWriteFile(NodeType):
             path = ""
             try:
                 if operation == "write":
-                    path = js_string(ctx.get_node_parameter("fileName", index))
+                    path = require_path(
+                        ctx, js_string(ctx.get_node_parameter("fileName", index)), "File Path and Name", index
+                    )
                     out.append(await self._write(ctx, item, index, path))
                 elif operation == "read":
                     path = js_string(ctx.get_node_parameter("fileSelector", index))

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.builtin._file_access import FileSystemError
-from weft.nodes.builtin._files import write_file
+from weft.nodes.builtin._files import require_path, write_file
 from weft.nodes.builtin._utils import js_string
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -40,7 +40,7 @@ class WriteBinaryFile(NodeType):
 
     async def _write(self, ctx: ExecuteContext, item: Item, index: int) -> Item:
         field = ctx.get_node_parameter("dataPropertyName", index)
-        path = js_string(ctx.get_node_parameter("fileName", index))
+        path = require_path(ctx, js_string(ctx.get_node_parameter("fileName", index)), "File Name", index)
         options: dict[str, Any] = dict(ctx.get_node_parameter("options", 0, {}) or {})
         entry = ctx.assert_binary_data(index, field)
         await write_file(ctx, entry, path, append=bool(options.get("append")))
