@@ -29,6 +29,7 @@ def write_xlsx(sheet: Sheet, sheet_name: str, *, compression: bool = False) -> b
     worksheet.title = sheet_name[:31]
     for row in sheet.rows:
         worksheet.append([_value(cell) for cell in row])
+    worksheet.cell(row=1, column=1)  # the range starts at A1, as SheetJS's does, even when the first row is empty
     buffer = io.BytesIO()
     workbook.save(buffer)
     if compression:

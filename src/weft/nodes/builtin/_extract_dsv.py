@@ -97,8 +97,11 @@ def read_text_sheet(text: str, *, raw: bool = False) -> Grid:
     starts_quoted = text[:1] == '"'
     end, size = 0, len(text)
 
+    last = [0, 0]
+
     def finish(end_at: int, at_separator: bool) -> None:
         nonlocal start, column, row, starts_quoted
+        last[0], last[1] = max(last[0], row), max(last[1], column)
         value = text[start:end_at]
         if value.endswith("\r"):
             value = value[:-1]
@@ -122,6 +125,7 @@ def read_text_sheet(text: str, *, raw: bool = False) -> Grid:
         end += 1
     if end - start > 0:
         finish(end, False)
+    grid.bounds = (0, 0, last[0], last[1])
     return grid
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from typing import Any
 from xml.etree import ElementTree
 
 from weft.nodes.builtin._convert_sheet import Cell
 from weft.nodes.builtin._extract_dsv import read_text_sheet, typed_cell
-from weft.nodes.builtin._extract_sheet import Grid, Workbook
+from weft.nodes.builtin._extract_sheet import Grid, Workbook, decode_range
 
 
 class UnreadableSpreadsheet(Exception):
@@ -58,17 +58,53 @@ def _xlsx_cell(value: Any) -> Cell | None:
         return Cell("b", value)
     if isinstance(value, int | float):
         return Cell("n", value)
-    if isinstance(value, datetime | date | time):
-        return Cell("d", _iso(value))
+    if isinstance(value, datetime | date | time | timedelta):
+        return Cell("n", _serial(value))
     return Cell("s", str(value))
 
 
-def _iso(value: datetime | date | time) -> str:
-    if isinstance(value, time):
-        value = datetime.combine(date(1899, 12, 30), value)
-    elif not isinstance(value, datetime):
-        value = datetime.combine(value, time())
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+def _serial(value: datetime | date | time | timedelta) -> float | int:
+    """The Excel date serial number SheetJS gives for a date cell (n8n does not ask it for dates)."""
+    if isinstance(value, timedelta):
+        days = value / timedelta(days=1)
+    elif isinstance(value, time):
+        days = (value.hour * 3600 + value.minute * 60 + value.second + value.microsecond / 1e6) / 86400
+    else:
+        moment = value if isinstance(value, datetime) else datetime.combine(value, time())
+        days = (moment - datetime(1899, 12, 30)) / timedelta(days=1)
+    return int(days) if float(days).is_integer() else days
+
+
+def _iso(text: str) -> str:
+    """An ODS ``date-value`` as the ISO string SheetJS's date cell becomes in JSON."""
+    moment = datetime.fromisoformat(text)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+_EMPTY_TEXT = re.compile(
+    r'<c r="([A-Z]+)(\d+)"[^>]*?t="(?:str|inlineStr)"[^>]*?>(?:<v\s*/>|<v></v>|<is><t\s*/></is>|<is><t></t></is>)'
+)
+
+
+def _empty_strings(archive: zipfile.ZipFile, path: str, grid: Grid) -> None:
+    """Cells holding an empty string, which openpyxl reads as no cell (SheetJS keeps them: a header named "")."""
+    try:
+        xml = archive.read(path).decode("utf-8", "replace")
+    except KeyError:
+        return
+    for match in _EMPTY_TEXT.finditer(xml):
+        column = 0
+        for ch in match.group(1):
+            column = column * 26 + ord(ch) - 64
+        grid.cells.setdefault((int(match.group(2)) - 1, column - 1), Cell("s", ""))
+
+
+def _dimension(sheet: Any) -> tuple[int, int, int, int] | None:
+    try:
+        text = sheet.calculate_dimension()
+    except (ValueError, TypeError):
+        return None
+    return decode_range(text) if isinstance(text, str) and text != "A1:A1" else None
 
 
 def _read_xlsx(data: bytes) -> Workbook:
@@ -77,15 +113,18 @@ def _read_xlsx(data: bytes) -> Workbook:
     book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     workbook = Workbook()
     try:
-        for sheet in book.worksheets:
-            grid = Grid()
-            for r, row in enumerate(sheet.iter_rows(values_only=True)):
-                for c, value in enumerate(row):
-                    cell = _xlsx_cell(value)
-                    if cell is not None:
-                        grid.put(r, c, cell)
-            workbook.names.append(sheet.title)
-            workbook.sheets[sheet.title] = grid
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for sheet in book.worksheets:
+                grid = Grid()
+                for r, row in enumerate(sheet.iter_rows(values_only=True)):
+                    for c, value in enumerate(row):
+                        cell = _xlsx_cell(value)
+                        if cell is not None:
+                            grid.put(r, c, cell)
+                _empty_strings(archive, str(getattr(sheet, "_worksheet_path", "")), grid)
+                grid.bounds = _dimension(sheet)
+                workbook.names.append(sheet.title)
+                workbook.sheets[sheet.title] = grid
     finally:
         book.close()
     return workbook
@@ -96,12 +135,29 @@ _OFFICE = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}"
 _TEXT = "{urn:oasis:names:tc:opendocument:xmlns:text:1.0}"
 
 
-def _ods_cell(element: ElementTree.Element) -> Cell | None:
+_STYLE = "{urn:oasis:names:tc:opendocument:xmlns:style:1.0}"
+_NUMBER = "{urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0}"
+
+
+def _date_styles(root: ElementTree.Element) -> set[str]:
+    """Cell styles whose number format is a date: SheetJS reads their numbers as dates."""
+    formats = {e.get(f"{_STYLE}name") for e in root.iter(f"{_NUMBER}date-style")}
+    return {
+        str(e.get(f"{_STYLE}name")) for e in root.iter(f"{_STYLE}style") if e.get(f"{_STYLE}data-style-name") in formats
+    }
+
+
+def _ods_cell(element: ElementTree.Element, date_styles: set[str]) -> Cell | None:
     kind = element.get(f"{_OFFICE}value-type")
+    if kind == "float" and element.get(f"{_TABLE}style-name") in date_styles:
+        moment = datetime(1899, 12, 30) + timedelta(days=float(element.get(f"{_OFFICE}value", "0")))
+        return Cell("d", _iso(moment.isoformat()))
     text = "\n".join("".join(p.itertext()) for p in element.iter(f"{_TEXT}p"))
     if kind in ("float", "percentage", "currency"):
         number = float(element.get(f"{_OFFICE}value", "0"))
         return Cell("n", int(number) if number.is_integer() and abs(number) < 2**53 else number)
+    if kind == "date" and element.get(f"{_OFFICE}date-value"):
+        return Cell("d", _iso(element.get(f"{_OFFICE}date-value", "")))
     if kind == "boolean":
         return Cell("b", element.get(f"{_OFFICE}boolean-value") == "true")
     if kind is None and not text:
@@ -111,6 +167,7 @@ def _ods_cell(element: ElementTree.Element) -> Cell | None:
 
 def _read_ods(content: bytes) -> Workbook:
     root = ElementTree.fromstring(content)
+    date_styles = _date_styles(root)
     workbook = Workbook()
     for table in root.iter(f"{_TABLE}table"):
         grid, r = Grid(), 0
@@ -118,7 +175,7 @@ def _read_ods(content: bytes) -> Workbook:
             c = 0
             for element in row:
                 repeat = int(element.get(f"{_TABLE}number-columns-repeated", "1"))
-                cell = _ods_cell(element)
+                cell = _ods_cell(element, date_styles)
                 for _ in range(min(repeat, 1024) if cell is not None else 0):
                     grid.put(r, c, cell)  # type: ignore[arg-type]
                     c += 1

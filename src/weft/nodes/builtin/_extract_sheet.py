@@ -17,6 +17,8 @@ class Grid:
     """One worksheet: ``cells[(row, column)]`` (0-based) and the range they span (SheetJS ``!ref``)."""
 
     cells: dict[tuple[int, int], Cell] = field(default_factory=dict)
+    bounds: tuple[int, int, int, int] | None = None
+    """The sheet's own range (an XLSX ``<dimension>``, the extent of delimited text), when it has one."""
 
     def put(self, row: int, column: int, cell: Cell) -> None:
         self.cells[(row, column)] = cell
@@ -24,6 +26,8 @@ class Grid:
     @property
     def ref(self) -> tuple[int, int, int, int] | None:
         """``(first row, first column, last row, last column)``, or ``None`` for an empty sheet."""
+        if self.bounds is not None:
+            return self.bounds
         if not self.cells:
             return None
         rows = [r for r, _ in self.cells]

@@ -1,0 +1,215 @@
+"""Extract from File through the real engine: files made by Convert to File (or by openpyxl / a hand-written PDF)
+in a real binary store, read back as items (recorded cases n610-n622 hold n8n's answers)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import random
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from weft.nodes.builtin._extract_csv import CsvError, CsvOptions, CsvParser
+
+from .test_convert_to_file import convert, error_of, items_of, run_chain
+
+
+def extract(name: str, operation: str, version: float = 1.1, after: str = "File", **parameters: Any) -> dict[str, Any]:
+    node = {"name": name, "type": "extractFromFile", "typeVersion": version, "after": after}
+    return node | {"parameters": {"operation": operation, **parameters}}
+
+
+def text_file(field: str, **options: Any) -> dict[str, Any]:
+    return convert("File", "toText", sourceProperty=field, options=options)
+
+
+def json_of(run: Any, name: str) -> list[Any]:
+    return [item["json"] for item in items_of(run, name)]
+
+
+def _parse(text: str, chunk: int, **options: Any) -> list[Any]:
+    parser = CsvParser(CsvOptions(**options))
+    rows: list[Any] = []
+    for start in range(0, len(text), chunk):
+        rows += parser.feed(text[start : start + chunk])
+    return rows + list(parser.end())
+
+
+def test_csv_parser_gives_the_same_rows_whatever_the_chunks() -> None:
+    rng = random.Random(7)
+    fields = ['"a,b"', '""""', "x", "", '"l1\r\nl2"', "tail "]
+    text = "h1,h2,h3\r\n" + "\r\n".join(",".join(rng.choice(fields) for _ in range(3)) for _ in range(300))
+    whole = _parse(text, len(text))
+    assert len(whole) == 300 and whole[0].keys() == {"h1", "h2", "h3"}
+    for chunk in (1, 2, 3, 7, 64):
+        assert _parse(text, chunk) == whole
+
+
+def test_csv_parser_words_its_errors_as_csv_parse() -> None:
+    with pytest.raises(CsvError, match=r"^Invalid Record Length: columns length is 2, got 1 on line 3$"):
+        _parse("a,b\n1,2\n3", 4)
+    with pytest.raises(CsvError, match=r"^Quote Not Closed: the parsing is finished with an opening quote at line 2$"):
+        _parse('a\n"x', 4)
+    with pytest.raises(CsvError, match=r'^Invalid Opening Quote: a quote is found on field 0 at line 2, value is "x"$'):
+        _parse('a\nx"y"', 4)
+    assert _parse('a\nx"y"', 4, relax_quotes=True) == [{"a": 'x"y"'}]
+
+
+def test_csv_parser_stops_after_max_rows_and_skips_bad_records() -> None:
+    parser = CsvParser(CsvOptions(to=2))
+    rows = list(parser.feed("h\n1\n2\n3\n4\n"))
+    assert (rows, parser.stopped) == ([{"h": "1"}, {"h": "2"}], True)
+    skipping = CsvParser(CsvOptions(skip_records_with_error=True))
+    assert list(skipping.feed("a,b\n1\n2,3\n")) + list(skipping.end()) == [{"a": "2", "b": "3"}]
+    assert skipping.skipped == 1
+
+
+async def test_large_csv_streams_from_the_filesystem_store(tmp_path: Path) -> None:
+    csv = "id,name\n" + "".join(f"{i},name {i}\n" for i in range(60_000))
+    run = await run_chain(
+        tmp_path, [{"csv": csv}], [text_file("csv", fileName="big.csv"), extract("CSV", "csv")], mode="filesystem"
+    )
+    rows = json_of(run, "CSV")
+    assert len(rows) == 60_000 and rows[-1] == {"id": "59999", "name": "name 59999"}
+    assert items_of(run, "CSV")[-1]["pairedItem"] == {"item": 0}
+
+
+@pytest.mark.parametrize("mode", ["default", "filesystem"])
+async def test_csv_options(tmp_path: Path, mode: str) -> None:
+    csv = "a;b\n1;\n\n3;4\n"
+    nodes = [
+        text_file("csv"),
+        extract("Plain", "csv", options={"delimiter": ";"}),
+        extract("Empty Cells", "csv", options={"delimiter": ";", "includeEmptyCells": True}),
+        extract("Rows", "csv", options={"delimiter": ";", "headerRow": False}),
+    ]
+    run = await run_chain(tmp_path, [{"csv": csv}], nodes, mode=mode)
+    assert json_of(run, "Plain") == [{"a": "1"}, {"a": "3", "b": "4"}]
+    assert json_of(run, "Empty Cells") == [{"a": "1", "b": ""}, {"a": "3", "b": "4"}]
+    assert json_of(run, "Rows") == [{"row": {"0": "a", "1": "b"}}, {"row": {"0": "1"}}, {"row": {"0": "3", "1": "4"}}]
+
+
+async def test_csv_error_names_the_format_when_the_file_is_not_csv(tmp_path: Path) -> None:
+    run = await run_chain(tmp_path, [{"csv": 'a\n"x'}], [text_file("csv"), extract("CSV", "csv")], mode="filesystem")
+    error = error_of(run, "CSV")
+    assert error["message"] == "The file selected in 'Input Binary Field' is not in csv format"
+    assert error["description"] == "Try to change the operation or select a csv file in 'Input Binary Field'"
+
+
+async def test_version_1_keeps_rows_before_a_csv_error_with_inline_bytes(tmp_path: Path) -> None:
+    nodes = [
+        text_file("csv", fileName="f.csv"),
+        extract("V1", "csv", 1),
+        extract("V1.1", "csv", after="File", options={}),
+    ]
+    run = await run_chain(tmp_path, [{"csv": "a\n1\n2,3\n"}], nodes)
+    assert json_of(run, "V1") == [{"a": "1"}]
+    assert error_of(run, "V1.1")["message"] == "Invalid Record Length: columns length is 1, got 2 on line 3"
+
+
+async def test_json_text_and_base64(tmp_path: Path) -> None:
+    nodes = [
+        text_file("j"),
+        extract("JSON", "fromJson", destinationKey="out.value", options={"keepSource": "json"}),
+        extract("Text", "text", options={"keepSource": "binary"}),
+        extract("Base64", "binaryToPropery"),
+    ]
+    run = await run_chain(tmp_path, [{"j": '{"a":[1,2]}'}], nodes)
+    assert json_of(run, "JSON") == [{"out": {"value": {"a": [1, 2]}}}]  # the file item's JSON ({}) is kept
+    assert items_of(run, "JSON")[0]["binary"] == {}
+    [text] = items_of(run, "Text")
+    assert text["json"] == {"data": '{"a":[1,2]}'} and text["binary"]["data"]["fileName"] == "file.txt"
+    assert base64.b64decode(json_of(run, "Base64")[0]["data"]) == b'{"a":[1,2]}'
+
+
+async def test_not_json_and_missing_field_errors(tmp_path: Path) -> None:
+    nodes = [text_file("j"), extract("JSON", "fromJson"), extract("Missing", "text", binaryPropertyName="nope")]
+    run = await run_chain(tmp_path, [{"j": "nope"}], nodes)
+    error = error_of(run, "JSON")
+    assert error["message"] == "The file selected in 'Input Binary Field' is not in JSON format"
+    assert error["description"] == "Try to change the operation or select a JSON file in 'Input Binary Field'"
+
+
+async def test_missing_binary_field_says_which(tmp_path: Path) -> None:
+    run = await run_chain(
+        tmp_path, [{"j": "x"}], [text_file("j"), extract("Missing", "text", binaryPropertyName="nope")]
+    )
+    assert error_of(run, "Missing")["message"] == "The item has no binary field 'nope' [item 0]"
+
+
+async def test_xlsx_written_by_openpyxl_with_dates_and_sheets(tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "One"
+    sheet.append(["when", "n", "name"])
+    sheet.append([datetime(2024, 1, 15, 12, 30), 2.5, None])
+    sheet.append([None, None, "x"])
+    book.create_sheet("Two").append(["k"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    data = base64.b64encode(buffer.getvalue()).decode()
+    nodes = [
+        convert("File", "toBinary", sourceProperty="x", options={"fileName": "b.xlsx"}),
+        extract("Read", "xlsx"),
+        extract("Rows", "xlsx", options={"headerRow": False, "range": "B1:C3"}),
+        extract("Missing", "xlsx", options={"sheetName": "Three"}),
+    ]
+    run = await run_chain(tmp_path, [{"x": data}], nodes, mode="filesystem")
+    assert json_of(run, "Read") == [{"when": "2024-01-15T12:30:00.000Z", "n": 2.5}, {"name": "x"}]
+    assert json_of(run, "Rows") == [{"row": ["n", "name"]}, {"row": [2.5]}, {"row": [None, "x"]}]
+    assert error_of(run, "Missing")["message"] == 'Spreadsheet does not contain sheet called "Three"!'
+
+
+async def test_html_table_cells_are_typed_as_sheetjs(tmp_path: Path) -> None:
+    html = "<table><tr><th>A</th><th>B</th></tr><tr><td>1,000</td><td>x &amp; y<br>z</td></tr>"
+    html += "<tr><td>TRUE</td></tr></table>"
+    run = await run_chain(tmp_path, [{"h": html}], [text_file("h"), extract("HTML", "html")])
+    assert json_of(run, "HTML") == [{"A": 1000, "B": "x & y\nz"}, {"A": True}]
+
+
+def _pdf(lines: list[str]) -> bytes:
+    content = "BT /F1 12 Tf 72 720 Td " + " ".join(f"({line}) Tj 0 -16 Td" for line in lines) + " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+        "/Contents 4 0 R >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        "<< /Title (T) /Custom (c) >>",
+    ]
+    out, offsets = b"%PDF-1.7\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode() + b"".join(
+        f"{o:010d} 00000 n \n".encode() for o in offsets
+    )
+    return out + f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+
+
+async def test_pdf_text_and_info(tmp_path: Path) -> None:
+    data = base64.b64encode(_pdf(["One", "Two"])).decode()
+    nodes = [
+        convert("File", "toBinary", sourceProperty="p", options={"fileName": "d.pdf"}),
+        extract("PDF", "pdf", options={"keepSource": "both"}),
+    ]
+    run = await run_chain(tmp_path, [{"p": data}], nodes, mode="filesystem")
+    [item] = items_of(run, "PDF")
+    assert item["json"]["text"] == "One\nTwo" and item["json"]["numpages"] == 1
+    assert item["json"]["info"]["PDFFormatVersion"] == "1.7"
+    assert (item["json"]["info"]["Title"], item["json"]["info"]["Custom"]) == ("T", {"Custom": "c"})
+    assert item["binary"]["data"]["fileName"] == "d.pdf"
+
+
+async def test_pdf_that_is_not_a_pdf_fails_per_item(tmp_path: Path) -> None:
+    nodes = [text_file("p"), {**extract("PDF", "pdf"), "onError": "continueRegularOutput"}]
+    run = await run_chain(tmp_path, [{"p": "not a pdf"}], nodes)
+    [item] = items_of(run, "PDF")
+    assert item["json"]["error"].startswith("Invalid PDF structure")
