@@ -20,6 +20,7 @@ from weft.db.workflows import StoredWorkflow
 from weft.errors import WeftError
 from weft.nodes.builtin.cron import TIMER_TRIGGER_TYPES
 from weft.nodes.builtin.error_trigger import ERROR_TRIGGER_TYPE
+from weft.nodes.builtin.form_trigger import is_form_trigger
 from weft.nodes.builtin.webhook import WEBHOOK_TYPE, WebhookOptions, webhook_options
 from weft.services.errors import ActivationError
 from weft.services.prepared import PreparedWorkflow
@@ -191,8 +192,9 @@ def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflo
     if stored is None:
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
     prepared = runner.cache.get(stored)
-    has_chat = any(is_chat_trigger(node) or is_mcp_trigger(node) for node in prepared.workflow.nodes.values())
-    has_chat = has_chat or any(n.type == ERROR_TRIGGER_TYPE for n in prepared.workflow.nodes.values())
+    nodes = prepared.workflow.nodes.values()
+    has_chat = any(is_chat_trigger(node) or is_mcp_trigger(node) or is_form_trigger(node) for node in nodes)
+    has_chat = has_chat or any(node.type == ERROR_TRIGGER_TYPE for node in nodes)  # an error workflow
     if not webhook_nodes(prepared) and not schedule_nodes(prepared) and not has_chat:
         raise ActivationError(
             f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "
