@@ -1,0 +1,169 @@
+"""Form flows beyond the recorded ones: test URLs, a Form page defined as JSON (with expressions), a version 2.1
+form answered by Respond to Webhook, n8n's configuration errors, and a waiting form that survives a SIGKILL of a
+real ``weft start``."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.forms._record_n8n import multipart
+from tests.server.conftest import TIMEOUT, LiveServer, database_url, free_port, log_in, wait_for
+from tests.server.test_restart import WeftProcess
+
+
+def _node(name: str, kind: str, version: float, parameters: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "parameters": parameters,
+        "name": name,
+        "type": f"n8n-nodes-base.{kind}",
+        "typeVersion": version,
+        "position": [0, 0],
+        "id": uuid.uuid4().hex,
+        "webhookId": uuid.uuid4().hex,
+    }
+
+
+def _chain(*nodes: dict[str, Any]) -> dict[str, Any]:
+    connections = {
+        a["name"]: {"main": [[{"node": b["name"], "type": "main", "index": 0}]]} for a, b in itertools.pairwise(nodes)
+    }
+    return {
+        "id": uuid.uuid4().hex[:16],
+        "name": f"flow {uuid.uuid4().hex[:6]}",
+        "nodes": list(nodes),
+        "connections": connections,
+        "settings": {"executionOrder": "v1"},
+    }
+
+
+def _post(url: str, fields: list[tuple[str, str]]) -> httpx.Response:
+    body, content_type = multipart(fields, [])
+    return httpx.post(url, content=body, headers={"content-type": content_type}, timeout=TIMEOUT)
+
+
+def _trigger(path: str, version: float = 2.3, **parameters: Any) -> dict[str, Any]:
+    fields = {"values": [{"fieldLabel": "Name"}]}
+    return _node("Form", "formTrigger", version, {"formFields": fields, "options": {"path": path}, **parameters})
+
+
+def _output(live: LiveServer, workflow_id: str, node: str) -> list[dict[str, Any]]:
+    rows = wait_for(lambda: [r for r in live.executions(workflow_id) if r["status"] in ("success", "error")])
+    data = live.client.get(f"/rest/executions/{rows[0]['id']}", params={"includeData": True}).json()["data"]
+    items: list[dict[str, Any]] = data["data"]["resultData"]["runData"][node][0]["data"]["main"][0]
+    return items
+
+
+def test_a_test_url_serves_the_saved_form_in_test_mode(live: LiveServer) -> None:
+    path = f"t-{uuid.uuid4().hex[:8]}"
+    workflow_id = live.import_workflow(_chain(_trigger(path)), activate=False)
+    assert httpx.get(f"{live.url}/form/{path}").status_code == 404  # not active
+    page = httpx.get(f"{live.url}/form-test/{path}")
+    assert page.status_code == 200 and "This is a test version of your form" in page.text
+    assert _post(f"{live.url}/form-test/{path}", [("field-0", "Tess")]).json() == {"status": 200}
+    item = _output(live, workflow_id, "Form")[0]["json"]
+    assert (item["Name"], item["formMode"]) == ("Tess", "test")
+
+
+def test_a_json_page_with_expressions(live: LiveServer) -> None:
+    path = f"j-{uuid.uuid4().hex[:8]}"
+    page = _node(
+        "Page",
+        "form",
+        2.5,
+        {"defineForm": "json", "jsonOutput": '=[{"fieldLabel": "Hi {{ $json.Name }}", "fieldName": "hi"}]'},
+    )
+    workflow_id = live.import_workflow(_chain(_trigger(path), page))
+    waiting = _post(f"{live.url}/form/{path}", [("field-0", "Ada")]).json()["formWaitingUrl"]
+    shown = httpx.get(waiting, timeout=TIMEOUT)
+    assert shown.status_code == 200 and "Hi Ada" in shown.text
+    assert _post(waiting, [("field-0", "there")]).status_code == 200
+    assert _output(live, workflow_id, "Page")[0]["json"]["hi"] == "there"
+
+
+def test_a_v2_1_form_answered_by_respond_to_webhook(live: LiveServer) -> None:
+    path = f"r-{uuid.uuid4().hex[:8]}"
+    respond = _node(
+        "Respond",
+        "respondToWebhook",
+        1.1,
+        {"respondWith": "json", "responseBody": '={"formSubmittedText": "Hello {{ $json.Name }}"}'},
+    )
+    live.import_workflow(_chain(_trigger(path, 2.1, responseMode="responseNode"), respond))
+    page = httpx.get(f"{live.url}/form/{path}")
+    assert "value=true" in page.text  # the page reads the answer
+    assert _post(f"{live.url}/form/{path}", [("field-0", "Bo")]).json() == {"formSubmittedText": "Hello Bo"}
+
+
+@pytest.mark.parametrize(
+    ("version", "mode", "message"),
+    [
+        (2.1, "responseNode", "No Respond to Webhook node found in the workflow"),
+        (
+            2.3,
+            "onReceived",
+            'The "Respond to Webhook" node is not supported in workflows initiated by the "n8n Form Trigger"',
+        ),
+    ],
+)
+def test_n8ns_configuration_errors(live: LiveServer, version: float, mode: str, message: str) -> None:
+    path = f"c-{uuid.uuid4().hex[:8]}"
+    nodes = [_trigger(path, version, responseMode=mode)]
+    if mode != "responseNode":
+        nodes.append(_node("Respond", "respondToWebhook", 1.1, {"respondWith": "noData"}))
+    live.import_workflow(_chain(*nodes))
+    answer = httpx.get(f"{live.url}/form/{path}")
+    assert answer.status_code == 500 and answer.json()["message"] == message
+
+
+@pytest.fixture
+def weft_process(tmp_path: Path) -> Iterator[WeftProcess]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "WEFT_USER_FOLDER": str(tmp_path),
+        "WEFT_PORT": str(port),
+        "WEFT_PUBLIC_URL": url + "/",
+        "WEFT_DATABASE_URL": database_url("sqlite", tmp_path, "weft_forms_restart"),
+        "WEFT_WORKERS": "1",
+    }
+    process = WeftProcess(env, url)
+    yield process
+    process.stop(signal.SIGKILL)
+
+
+def test_a_waiting_form_page_survives_sigkill(weft_process: WeftProcess) -> None:
+    weft_process.start()
+    client = log_in(httpx.Client(base_url=weft_process.url, timeout=TIMEOUT))
+    try:
+        path = f"k-{uuid.uuid4().hex[:8]}"
+        page = _node("Page", "form", 2.3, {"formFields": {"values": [{"fieldLabel": "Age", "fieldType": "number"}]}})
+        data = _chain(_trigger(path), page)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        waiting = _post(f"{weft_process.url}/form/{path}", [("field-0", "Ada")]).json()["formWaitingUrl"]
+        weft_process.stop(signal.SIGKILL)  # the waiting form lives only in the database now
+        weft_process.start()
+        shown = httpx.get(waiting, timeout=TIMEOUT)
+        assert shown.status_code == 200 and ">Age<" in shown.text
+        assert _post(waiting, [("field-0", "36")]).status_code == 200
+        rows = client.get("/rest/executions", params={"workflowId": data["id"]}).json()["data"]
+        execution = wait_for(
+            lambda: (
+                (e := client.get(f"/rest/executions/{rows[0]['id']}", params={"includeData": True}).json()["data"])[
+                    "status"
+                ]
+                == "success"
+                and e
+            )
+        )
+        assert execution["data"]["resultData"]["runData"]["Page"][0]["data"]["main"][0][0]["json"]["Age"] == 36
+    finally:
+        client.close()
