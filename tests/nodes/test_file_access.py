@@ -130,3 +130,29 @@ def test_writing_truncates_or_appends_and_refuses_folders(setup: tuple[FileAcces
     (allowed / "folder").mkdir()
     with pytest.raises((NodeOperationError, FileSystemError)):
         open_for_write(access, "Write", resolve_path(str(allowed / "folder")), append=False)
+
+
+def test_the_instance_settings_become_the_engine_s_file_options(tmp_path: Path) -> None:
+    from weft.nodes.builtin._files import file_options
+    from weft.settings import Settings
+
+    env = {
+        "WEFT_USER_FOLDER": str(tmp_path / "home"),
+        "WEFT_RESTRICT_FILE_ACCESS_TO": f"{tmp_path};/srv/data",
+        "WEFT_COMPRESSION_NODE_MAX_ZIP_ENTRIES": "7",
+    }
+    options = file_options(Settings.from_env(env))
+    access = options["file_access"]
+    assert access.allowed == (str(tmp_path), "/srv/data") and options["compression_limits"].max_entries == 7
+    assert is_blocked(access, str(tmp_path / "home" / "database.sqlite"))  # inside an allowed folder, yet Weft's
+    assert is_blocked(access, str(tmp_path / "home" / "storage" / "workflows" / "x"))
+    assert not is_blocked(access, str(tmp_path / "report.csv"))
+    env["WEFT_BLOCK_FILE_ACCESS_TO_WEFT_FILES"] = "false"
+    assert not is_blocked(file_options(Settings.from_env(env))["file_access"], str(tmp_path / "home" / "config"))
+
+
+def test_a_folder_is_not_read_as_a_file(setup: tuple[FileAccess, Path, Path]) -> None:
+    access, allowed, _ = setup
+    (allowed / "sub").mkdir()
+    with pytest.raises(FileSystemError, match=r"^EISDIR: illegal operation on a directory, read$"):
+        _read(access, str(allowed / "sub"))

@@ -197,16 +197,16 @@ def open_for_read(access: FileAccess, node_name: str, resolved: str) -> IO[bytes
     if not os.access(resolved, os.R_OK):
         raise FileSystemError(PermissionError(errno.EACCES, "denied"), "access", resolved)
     descriptor = _open_nofollow(node_name, resolved, os.O_RDONLY)
-    handle = os.fdopen(descriptor, "rb", buffering=0)
     try:
-        if not _same_file(os.fstat(descriptor), identity):
+        opened = os.fstat(descriptor)
+        if not _same_file(opened, identity):
             raise NodeOperationError(node_name, "The file has changed and cannot be accessed.")
-        if stat.S_ISDIR(identity.st_mode):
+        if stat.S_ISDIR(opened.st_mode):  # Node opens a folder and fails on the first read
             raise FileSystemError(IsADirectoryError(errno.EISDIR, "dir"), "read", None)
+        return os.fdopen(descriptor, "rb", buffering=0)
     except BaseException:
-        handle.close()
+        os.close(descriptor)
         raise
-    return handle
 
 
 def open_for_write(access: FileAccess, node_name: str, resolved: str, *, append: bool) -> IO[bytes]:
