@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from weft.engine import run_workflow
 from weft.errors import NodeOperationError
 from weft.nodes.builtin.cron import timer_item, timer_rules, to_cron_expression
 from weft.nodes.builtin.interval import interval_seconds
@@ -112,3 +113,10 @@ async def test_an_active_cron_fires(instance: Instance) -> None:
         await asyncio.sleep(0.05)
     await instance.active.deactivate(stored.id)
     assert rows and rows[0].mode == "trigger"
+
+
+async def test_a_bad_interval_fails_a_manual_run_only(new_flow) -> None:
+    flow = new_flow().add("Node", "interval", {"interval": 0})
+    run = await flow.run()
+    assert run["data"]["resultData"]["error"]["message"] == "The interval has to be set to at least 1 or higher!"
+    assert (await run_workflow(flow.build(), mode="cli"))["status"] == "success"  # n8n passes the input on

@@ -33,7 +33,8 @@ class Interval(NodeType):
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
-        interval_seconds(ctx.node)  # a bad interval fails the manual run too, as n8n's trigger() does
+        if ctx.mode == "manual":  # n8n calls trigger() only for a manual run; other modes pass the input on
+            interval_seconds(ctx.node)
         seeded = ctx.get_input_data()
         return [seeded if seeded else [{"json": {}}]]
 
