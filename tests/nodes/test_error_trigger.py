@@ -31,9 +31,9 @@ def _failing(**settings: Any) -> dict[str, Any]:
     return workflow(node("Start", "n8n-nodes-base.manualTrigger"), boom, connect("Start", "Boom"), **settings)
 
 
-async def _error_workflow(instance: Instance, *, active: bool = True) -> StoredWorkflow:
+async def _error_workflow(instance: Instance, *, active: bool = True, **settings: Any) -> StoredWorkflow:
     trigger = node("Error Trigger", "n8n-nodes-base.errorTrigger")
-    data = workflow(trigger, node("Handle", position=(200, 0)), connect("Error Trigger", "Handle"))
+    data = workflow(trigger, node("Handle", position=(200, 0)), connect("Error Trigger", "Handle"), **settings)
     stored = instance.store.workflows.create({**data, "name": "On error"})
     if active:
         await instance.active.activate(stored.id)
@@ -115,3 +115,35 @@ async def test_manual_run_of_an_error_trigger_gives_n8ns_sample() -> None:
     assert item["workflow"] == {"id": "1", "name": "Example Workflow"}
     cli = await run_workflow(data, mode="cli")
     assert cli["data"]["resultData"]["runData"]["Error Trigger"][0]["data"]["main"][0][0]["json"] == {}
+
+
+async def test_the_error_workflows_caller_policy_is_honoured(instance: Instance) -> None:
+    closed = await _error_workflow(instance, callerPolicy="none")
+    await _run(instance, _failing(errorWorkflow=closed.id))
+    listed = await _error_workflow(instance, callerPolicy="workflowsFromAList", callerIds="nobody, else")
+    await _run(instance, _failing(errorWorkflow=listed.id))
+    await instance.runner.drain(1)
+    assert instance.store.executions.list(workflow_id=closed.id) == []
+    assert instance.store.executions.list(workflow_id=listed.id) == []
+
+
+async def test_a_retried_execution_names_what_it_retries(instance: Instance) -> None:
+    target = await _error_workflow(instance)
+    first = await _run(instance, _failing(errorWorkflow=target.id))
+    stored = instance.store.executions.get(first)
+    assert stored is not None
+    retried = await instance.runner.retry(stored)
+    assert retried.run["status"] == "error"
+    for _ in range(60):
+        rows = instance.store.executions.list(workflow_id=target.id, statuses=["success"])
+        if len(rows) == 2:
+            break
+        await asyncio.sleep(0.05)
+    payloads = []
+    for row in rows:
+        data = instance.store.executions.get(row.id)
+        assert data is not None and data.data is not None
+        payloads.append(data.data["resultData"]["runData"]["Handle"][0]["data"]["main"][0][0]["json"]["execution"])
+    by_id = {p["id"]: p for p in payloads}
+    assert by_id[retried.execution_id]["retryOf"] == first and by_id[retried.execution_id]["mode"] == "retry"
+    assert "retryOf" not in by_id[first]

@@ -6,7 +6,8 @@ Error Trigger, with one item::
 
     {execution: {id, url, error, lastNodeExecuted, mode, retryOf}, workflow: {id, name}}
 
-The error workflow must exist and be active (n8n 2's rule; otherwise the failure is logged). A workflow
+The error workflow must exist, be active (n8n 2's rule) and let the failed workflow call it (its
+``settings.callerPolicy``); otherwise the refusal is logged. A workflow
 without ``errorWorkflow`` that holds an Error Trigger itself is its own error workflow; an error workflow that
 fails does not start itself again.
 """
@@ -94,6 +95,20 @@ def _error_workflow_of(prepared: PreparedWorkflow, mode: str) -> str | None:
     return None
 
 
+def caller_allowed(prepared: PreparedWorkflow, caller_id: str) -> bool:
+    """n8n's sub-workflow policy (``settings.callerPolicy``, default ``workflowsFromSameOwner``): ``none`` refuses
+    every caller, ``workflowsFromAList`` those not in ``callerIds``. An instance of Weft has one owner, so
+    ``workflowsFromSameOwner`` lets every workflow of the instance call."""
+    settings = prepared.workflow.settings
+    policy = getattr(settings, "callerPolicy", None) or "workflowsFromSameOwner"
+    if policy in ("any", "workflowsFromSameOwner"):
+        return True
+    if policy == "workflowsFromAList":
+        listed = [part.strip() for part in str(getattr(settings, "callerIds", None) or "").split(",")]
+        return caller_id in listed
+    return False
+
+
 async def run_error_workflow(runner: WorkflowRunner, workflow_id: str, payload: dict[str, Any]) -> str | None:
     """Run workflow ``workflow_id`` in mode ``error`` from its Error Trigger with ``payload``; its execution id."""
     failed = payload["workflow"]["id"]
@@ -107,6 +122,14 @@ async def run_error_workflow(runner: WorkflowRunner, workflow_id: str, payload: 
         )
         return None
     prepared = runner.cache.get(stored)
+    if not caller_allowed(prepared, failed):
+        log.warning(
+            "Error workflow execution blocked due to subworkflow settings: workflow %r may not be called by %r "
+            "(its settings.callerPolicy)",
+            workflow_id,
+            failed,
+        )
+        return None
     triggers = [n.name for n in prepared.workflow.nodes.values() if n.type == ERROR_TRIGGER_TYPE]
     if not triggers:
         log.error(
@@ -121,4 +144,4 @@ async def run_error_workflow(runner: WorkflowRunner, workflow_id: str, payload: 
     return result.execution_id
 
 
-__all__ = ["error_payload", "error_workflow_hooks", "execute_error_workflow", "run_error_workflow"]
+__all__ = ["caller_allowed", "error_payload", "error_workflow_hooks", "execute_error_workflow", "run_error_workflow"]
