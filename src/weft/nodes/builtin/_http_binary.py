@@ -2,7 +2,8 @@
 streams from the store into the request, so a 200 MB file never sits in memory whole.
 
 A downloaded file is named as n8n's ``prepareBinaryData`` names an ``IncomingMessage``: the
-``content-disposition`` file name, else the URL's path without its first ``/``; typed by ``content-type``.
+``content-disposition`` file name, else the URL's path without its first ``/`` (its last part); typed by
+``content-type``; its ``directory`` is the URL without credentials when redirects are followed (recorded: cases n760-n763).
 """
 
 from __future__ import annotations
@@ -47,10 +48,14 @@ def file_path(response: httpx.Response) -> str | None:
     return unquote(path) or None
 
 
-async def download(ctx: ExecuteContext, response: httpx.Response) -> dict[str, Any]:
-    """Stream the body into the binary-data store; the binary entry."""
+async def download(ctx: ExecuteContext, response: httpx.Response, *, follows_redirects: bool) -> dict[str, Any]:
+    """Stream the body into the binary-data store; the binary entry. A request that follows redirects answers
+    with the URL it ended at, which n8n writes as the file's ``directory``."""
     mime = response.headers.get("content-type", "").split(";")[0].strip() or None
-    return await ctx.prepare_binary_data(response.aiter_bytes(DOWNLOAD_CHUNK), file_path(response), mime)
+    entry = await ctx.prepare_binary_data(response.aiter_bytes(DOWNLOAD_CHUNK), file_path(response), mime)
+    if follows_redirects:
+        entry["directory"] = str(response.url.copy_with(username=None, password=None))
+    return entry
 
 
 class UploadBody:

@@ -334,7 +334,7 @@ async def _read(ctx: ExecuteContext, index: int, request: _Request, response: ht
     answer unless ``neverError``)."""
     failed = not request.response.get("neverError") and not 200 <= response.status_code < 300
     if not failed and wants_file(ctx, index, request.response, response):
-        request.downloaded = await download(ctx, response)
+        request.downloaded = await download(ctx, response, follows_redirects=request.follow_redirects)
         return
     await response.aread()
     if failed:
