@@ -61,7 +61,6 @@ def _normalize(value: Any) -> Any:
 def _executions(live: LiveServer, workflow_id: str, count: int) -> list[dict[str, Any]]:
     def finished() -> list[dict[str, Any]] | None:
         rows = live.executions(workflow_id)
-        print(rows)
         return rows if len(rows) >= count and all(r["status"] != "running" for r in rows) else None
 
     rows = wait_for(finished, timeout=20)
