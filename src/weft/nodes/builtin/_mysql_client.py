@@ -194,7 +194,7 @@ def _query_error(error: Any, sql: str) -> MySqlError:
 def _connection_error(error: Exception, kwargs: Mapping[str, Any]) -> MySqlError:
     text = str(error.args[1]) if len(error.args) > 1 else str(error)
     where = f"{kwargs['host']}:{kwargs['port']}"
-    if "Connection refused" in text or "ConnectionRefused" in text:
+    if isinstance(error.__cause__, ConnectionRefusedError) or "Connection refused" in text:
         return MySqlError(message=f"connect ECONNREFUSED {where}", code="ECONNREFUSED")
     if "timed out" in text:
         return MySqlError(message="connect ETIMEDOUT", code="ETIMEDOUT")

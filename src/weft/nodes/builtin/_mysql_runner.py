@@ -86,7 +86,7 @@ async def run_queries(
     formatted = [format_query(q.text, q.values) for q in queries]
     text = formatted[0] if len(formatted) == 1 else ";".join(re.sub(r";$", "", q.strip()) for q in formatted)
     try:
-        responses = await db.query(text)
+        response = mysql2_response(await db.query(text))
     except MySqlError as error:
         failure = node_error(ctx, error, 0, formatted)
         if not ctx.continue_on_fail():
@@ -96,8 +96,15 @@ async def run_queries(
         statements = [s for s in text.replace("\n", "").split(";") if s != ""]
     else:
         statements = split_statements(text)
+    # n8n: one statement's answer is wrapped; several statements' answers are a list already (by its split!)
+    responses = [response] if not isinstance(response, list) or len(statements) == 1 else response
     paired: list[PairedItem] = [{"item": q.item_index} for q in queries]
     return prepare_output(responses, options, statements, paired)
+
+
+def mysql2_response(results: list[Any]) -> Any:
+    """What mysql2's ``query`` answers: one statement's rows (or its ResultSetHeader), or a list per statement."""
+    return results[0] if len(results) == 1 else results
 
 
 async def _one_by_one(
@@ -113,7 +120,7 @@ async def _one_by_one(
             [s.strip() for s in text.split(";")] if options.node_version <= 2.3 else split_statements(text, False)
         )
         try:
-            responses = [(await db.query(s))[0] for s in statements if s != ""]
+            responses = [mysql2_response(await db.query(s)) for s in statements if s != ""]
         except MySqlError as error:
             failure = node_error(ctx, error, query.item_index, [text])
             if transaction:
