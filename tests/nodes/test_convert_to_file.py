@@ -226,3 +226,52 @@ async def test_to_binary_decodes_base64_and_detects_the_type(tmp_path: Path) -> 
     )
     text = items_of(run, "Text")[0]["binary"]["data"]
     assert text["bytes"] == len(png)
+
+
+ICS_FULL = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nCALSCALE:GREGORIAN\r\nPRODID:adamgibbons/ics\r\nMETHOD:PUBLISH\r\n"
+    "X-WR-CALNAME:Work\r\nX-PUBLISHED-TTL:PT1H\r\nBEGIN:VEVENT\r\nUID:u-1\r\nSUMMARY:A long title\\, with\\; commas and"
+    "\\nnewlines that goes on and on past\r\n\t the seventy-five octet limit\r\nDTSTAMP:20240101T000000Z\r\n"
+    "DTSTART:20240115T103000Z\r\nDTEND:20240115T113000Z\r\nSEQUENCE:2\r\n"
+    "DESCRIPTION:Line one\\nline two\\; three\\, four\r\nURL:https://example.org/e\r\nGEO:51.5;-0.12\r\nLOCATION:Room 1\r\nSTATUS:TENTATIVE\r\n"
+    "ORGANIZER;CN=Bob:mailto:bob@example.org\r\nX-MICROSOFT-CDO-BUSYSTATUS:BUSY\r\n"
+    "ATTENDEE;RSVP=TRUE;CN=Ada:mailto:ada@example.org\r\nATTENDEE;RSVP=FALSE;CN=Unnamed attendee:mailto:b@example.org"
+    "\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+def test_ics_event_is_the_ics_librarys_text() -> None:
+    # the expected text is what the ics library (2.40, as n8n ships it) wrote for the same event
+    from datetime import UTC, datetime
+
+    from weft.nodes.builtin._convert_ical import build_event
+
+    title = "A long title, with; commas and\nnewlines that goes on and on past the seventy-five octet limit"
+    parameters = {"title": title, "start": "2024-01-15T10:30:00Z", "end": "2024-01-15T12:30:00+01:00"}
+    options = {
+        "attendeesUi": {"attendeeValues": [{"name": "Ada", "email": "ada@example.org", "rsvp": True}]},
+        "busyStatus": "BUSY",
+        "calName": "Work",
+        "description": "Line one\nline two; three, four",
+        "geolocationUi": {"geolocationValues": {"lat": 51.5, "lon": -0.12}},
+        "location": "Room 1",
+        "recurrenceRule": "FREQ=WEEKLY;COUNT=3",
+        "organizerUi": {"organizerValues": {"name": "Bob", "email": "bob@example.org"}},
+        "sequence": 2,
+        "status": "TENTATIVE",
+        "uid": "u-1",
+        "url": "https://example.org/e",
+    }
+    options["attendeesUi"]["attendeeValues"].append({"name": "", "email": "b@example.org", "rsvp": False})
+    assert build_event(parameters, options, datetime(2024, 1, 1, 0, 0, 42, tzinfo=UTC)) == ICS_FULL
+
+
+async def test_ics_files_one_per_item_all_day(tmp_path: Path) -> None:
+    parameters = {"title": "={{ $json.t }}", "start": "2024-05-01T00:00:00", "end": "2024-05-02T00:00:00"}
+    node = convert("ICS", "iCal", allDay=True, additionalFields={"fileName": "h.ics"}, **parameters)
+    run = await run_chain(tmp_path, [{"t": "Holiday"}, {"t": ""}], [node])
+    first, second = (file_bytes(item["binary"]["data"]).decode() for item in items_of(run, "ICS"))
+    assert "SUMMARY:Holiday\r\n" in first and "SUMMARY:undefined\r\n" in second  # the ics library's default
+    assert "DTSTART;VALUE=DATE:20240501\r\nDTEND;VALUE=DATE:20240503\r\n" in first
+    entry = items_of(run, "ICS")[0]["binary"]["data"]
+    assert (entry["fileName"], entry["mimeType"]) == ("h.ics", "text/calendar")

@@ -3,7 +3,8 @@ n616).
 
 ``csv``/``html``/``rtf``/``ods``/``xls``/``xlsx`` write every item into one spreadsheet (paired with all of them);
 ``toJson`` writes all items into one JSON file or one file per item; ``toText`` writes a string field (an object
-field as JSON); ``toBinary`` decodes a base64 field (version 1 may take it as text instead). CSV, HTML, RTF, JSON and
+field as JSON); ``toBinary`` decodes a base64 field (version 1 may take it as text instead); ``iCal`` writes one
+event file per item (:mod:`._convert_ical`). CSV, HTML, RTF, JSON and
 text files are n8n's bytes exactly; XLSX and ODS hold the same cells (see :mod:`._convert_xlsx`).
 """
 
@@ -13,6 +14,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.builtin._convert_encoding import BOM_ENCODINGS
+from weft.nodes.builtin._convert_ical import ical_files
 from weft.nodes.builtin._convert_spreadsheet import SPREADSHEET_FORMATS, spreadsheet_binary
 from weft.nodes.builtin._convert_text import JsonToBinary, create_binary_from_json
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
@@ -58,11 +60,12 @@ class ConvertToFile(NodeType):
             return [await _to_json(ctx, items)]
         if operation in ("toText", "toBinary"):
             return [await _per_item(ctx, items, operation)]
+        if operation == "iCal":
+            return [await ical_files(ctx, items)]
         raise NodeOperationError(
             ctx.node.name,
             f"The operation {operation!r} is not supported",
-            description="Weft's Convert to File writes csv, html, rtf, ods, xlsx, toJson, toText and toBinary "
-            "(not iCal yet).",
+            description="Pick one of csv, html, iCal, ods, rtf, xlsx, toJson, toText or toBinary.",
         )
 
 
