@@ -24,6 +24,8 @@ from weft.server.routes import (
     chat,
     forms,
     public_api,
+    public_api_audit,
+    public_api_versions,
     rest_auth,
     rest_binary_data,
     rest_credentials,
@@ -103,6 +105,8 @@ def create_app(
     app.include_router(rest_credentials.router, prefix="/rest")
     app.include_router(rest_binary_data.router, prefix="/rest")
     app.include_router(public_api.router, prefix="/api/v1")
+    app.include_router(public_api_audit.router, prefix="/api/v1")
+    app.include_router(public_api_versions.router, prefix="/api/v1")
     # first: the webhook routes are the hot path, and the router tries routes in order; the chat routes
     # (``/webhook/<id>/chat``) go before the generic ``/webhook/<path>`` route
     app.router.routes[0:0] = [*chat.routes, *forms.routes, *webhooks.routes, *waiting_webhooks.routes, *mcp_routes]

@@ -41,6 +41,7 @@ API_KEY_SCOPES = (
     "execution:list",
     "execution:read",
     "execution:retry",
+    "securityAudit:generate",
     "tag:create",
     "tag:delete",
     "tag:list",

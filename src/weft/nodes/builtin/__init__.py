@@ -50,6 +50,7 @@ CATALOG: dict[str, str] = {
     _BASE + "postgres": "weft.nodes.builtin.postgres:Postgres",
     _BASE + "redis": "weft.nodes.builtin.redis_node:Redis",
     _BASE + "mySql": "weft.nodes.builtin.mysql:MySql",
+    _BASE + "n8n": "weft.nodes.builtin.n8n_api:N8n",
     _BASE + "convertToFile": "weft.nodes.builtin.convert_to_file:ConvertToFile",
     _BASE + "extractFromFile": "weft.nodes.builtin.extract_from_file:ExtractFromFile",
     _BASE + "spreadsheetFile": "weft.nodes.builtin.spreadsheet_file:SpreadsheetFile",
