@@ -123,7 +123,7 @@ class FileSystemError(OSError):
 
 
 @contextlib.contextmanager
-def node_error(syscall: str, path: str) -> Iterator[None]:
+def node_error(syscall: str, path: str | None) -> Iterator[None]:
     """Re-raise an :class:`OSError` as a :class:`FileSystemError` worded as Node.js words it."""
     try:
         yield

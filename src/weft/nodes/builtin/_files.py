@@ -15,7 +15,7 @@ from typing import IO, Any, Protocol
 from weft.binary import CHUNK_SIZE
 from weft.binary.store import to_thread_chunks
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._file_access import FileAccess, open_for_read, open_for_write, resolve_path
+from weft.nodes.builtin._file_access import FileAccess, node_error, open_for_read, open_for_write, resolve_path
 from weft.nodes.builtin._files_archive import CompressionLimits
 from weft.nodes.builtin._files_glob import glob_files
 from weft.nodes.contract import NodeContext
@@ -108,7 +108,8 @@ async def _write_chunks(handle: IO[bytes], chunks: AsyncIterator[bytes]) -> None
     async for chunk in chunks:
         view = memoryview(chunk)
         while view:  # an unbuffered write may take fewer bytes than it was given
-            written = await asyncio.to_thread(handle.write, view)
+            with node_error("write", None):
+                written = await asyncio.to_thread(handle.write, view)
             view = view[written or 0 :]
 
 
