@@ -4,6 +4,7 @@ real ``weft start``."""
 
 from __future__ import annotations
 
+import base64
 import itertools
 import os
 import signal
@@ -167,3 +168,35 @@ def test_a_waiting_form_page_survives_sigkill(weft_process: WeftProcess) -> None
         assert execution["data"]["resultData"]["runData"]["Page"][0]["data"]["main"][0][0]["json"]["Age"] == 36
     finally:
         client.close()
+
+
+def test_a_page_whose_wait_time_runs_out_passes_its_input_on(live: LiveServer) -> None:
+    path = f"l-{uuid.uuid4().hex[:8]}"
+    limit = {"limitWaitTime": True, "limitType": "afterTimeInterval", "resumeAmount": 1, "resumeUnit": "seconds"}
+    page = _node("Page", "form", 2.3, {"formFields": {"values": [{"fieldLabel": "Age"}]}, **limit})
+    workflow_id = live.import_workflow(_chain(_trigger(path), page))
+    waiting = _post(f"{live.url}/form/{path}", [("field-0", "Ada")]).json()["formWaitingUrl"]
+    item = _output(live, workflow_id, "Page")[0]["json"]
+    assert (item["Name"], item["formMode"]) == ("Ada", "production")  # the trigger's item, passed on
+    assert httpx.get(waiting.replace("?", "/n8n-execution-status?"), timeout=TIMEOUT).text == "success"
+
+
+@pytest.mark.parametrize("field", ["Doc", "Nope"])
+def test_an_ending_returns_an_uploaded_file(live: LiveServer, field: str) -> None:
+    path = f"b-{uuid.uuid4().hex[:8]}"
+    fields = {"values": [{"fieldLabel": "Doc", "fieldType": "file", "multipleFiles": False}]}
+    trigger = _node("Form", "formTrigger", 2.3, {"formFields": fields, "options": {"path": path}})
+    ending = _node(
+        "End", "form", 2.3, {"operation": "completion", "respondWith": "returnBinary", "inputDataFieldName": field}
+    )
+    live.import_workflow(_chain(trigger, ending))
+    body, content_type = multipart([], [("field-0", ("a.txt", b"file for you", "text/plain"))])
+    answer = httpx.post(
+        f"{live.url}/form/{path}", content=body, headers={"content-type": content_type}, timeout=TIMEOUT
+    )
+    page = httpx.get(answer.json()["formWaitingUrl"], timeout=TIMEOUT)
+    if field == "Nope":
+        assert page.status_code == 500 and page.json()["message"] == "No binary data with field Nope found."
+        return
+    href = base64.b64encode(b"file for you").decode()
+    assert f'href="data:text/plain;base64,{href}" download="a.txt"' in page.text

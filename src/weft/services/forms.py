@@ -58,6 +58,8 @@ class FormView:
     data: dict[str, Any]
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
+    downloads: list[dict[str, Any]] = field(default_factory=list)
+    """Files the page hands to the browser (a Form ending's ``returnBinary``): ``fileName``, ``mimeType``, ``data``."""
 
 
 FormAnswer = WebhookResponse | FormView

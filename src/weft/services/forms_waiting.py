@@ -110,12 +110,26 @@ async def show_waiting_form(
     if not isinstance(loaded, StoredExecution):
         return loaded
     if loaded.status != "waiting":
-        return FormView(data=_completion_of(loaded))
+        return await _with_downloads(runner, _completion_of(loaded))
     node = _waiting_form_node(loaded)
     page = _page_of(loaded, node) if node else None
     if page is None:
         raise not_waiting_error(loaded)
-    return FormView(data=page)
+    return await _with_downloads(runner, page)
+
+
+async def _with_downloads(runner: WorkflowRunner, page: dict[str, Any]) -> FormAnswer:
+    """A Form ending's files (``returnBinary``), read through the binary-data service; n8n's error for a missing one."""
+    downloads = []
+    for wanted in page.get("binaries") or []:
+        entry = wanted.get("entry")
+        if not isinstance(entry, Mapping):
+            message = f"No binary data with field {wanted.get('field')} found."
+            return WebhookResponse.json({"code": 0, "message": message}, 500)
+        data = await runner.options.binary_data.get_bytes(entry)
+        mime = str(entry.get("mimeType") or "application/octet-stream")
+        downloads.append({"fileName": str(entry.get("fileName") or "file"), "mimeType": mime, "data": data})
+    return FormView(data=page, downloads=downloads)
 
 
 async def submit_waiting_form(

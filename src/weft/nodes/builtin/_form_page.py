@@ -115,6 +115,7 @@ def completion_page(
     redirect_url: str | None = None,
     custom_css: str | None = None,
     binary_fields: list[str] | None = None,
+    binaries: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The data of n8n's ``form-trigger-completion`` page (``renderFormCompletion``)."""
     data: dict[str, Any] = {
@@ -128,6 +129,7 @@ def completion_page(
         "dangerousCustomCss": sanitize_custom_css(custom_css),
         "redirectUrl": safe_redirect_url(redirect_url),
         "binaryFields": binary_fields or [],
+        "binaries": binaries or [],
     }
     return data
 

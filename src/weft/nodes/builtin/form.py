@@ -12,11 +12,12 @@ submission resumes the execution and the node runs again with it (``metadata.res
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
 
-from weft.errors import NodeOperationError
+from weft.errors import NodeOperationError, WeftError
 from weft.nodes.builtin._form_fields import SUBMISSION_KEY, Submission, form_return_item, json_fields, parameter_fields
 from weft.nodes.builtin._form_page import completion_page, form_page
 from weft.nodes.builtin.form_trigger import FORM_TRIGGER_TYPE, form_trigger_options
@@ -27,6 +28,7 @@ FORM_TYPE = "n8n-nodes-base.form"
 
 #: Where a waiting Form node keeps the page it shows (its node context): built when it runs, read by the server.
 PAGE_KEY = "formPage"
+WAITING_KEY = "formWaiting"
 
 #: n8n's ``WAIT_INDEFINITELY``.
 WAIT_INDEFINITELY = datetime(3000, 1, 1, tzinfo=UTC)
@@ -62,6 +64,8 @@ class Form(NodeType):
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         operation = ctx.get_node_parameter("operation", 0)
         request = _resume_request(ctx)
+        if ctx.get_context("node").pop(WAITING_KEY, None) and request is None:
+            return [ctx.get_input_data()]  # the wait time ran out (``limitWaitTime``): n8n passes the input on
         if request is not None:
             if operation == "completion":
                 return [ctx.get_input_data()]
@@ -71,9 +75,8 @@ class Form(NodeType):
             raise NodeOperationError(ctx.node.name, "Form Trigger node must be set before this node")
         if operation == "completion" and _has_next_page(ctx.workflow, ctx.node.name):
             raise NodeOperationError(ctx.node.name, "Completion has to be the last Form node in the workflow")
-        ctx.get_context("node")[PAGE_KEY] = (
-            _completion(ctx, trigger) if operation == "completion" else _page(ctx, trigger)
-        )
+        page = _completion(ctx, trigger) if operation == "completion" else _page(ctx, trigger)
+        ctx.get_context("node").update({PAGE_KEY: page, WAITING_KEY: True})
         ctx.put_execution_to_wait(_wait_till(ctx), resume_node=True)
         return [ctx.get_input_data()]
 
@@ -107,6 +110,7 @@ def _completion(ctx: ExecuteContext, trigger: NodeModel) -> dict[str, Any]:
     trigger_options = form_trigger_options(trigger)
     attribution = options.get("appendAttribution")
     binary = str(ctx.get_node_parameter("inputDataFieldName", 0) or "") if respond_with == "returnBinary" else ""
+    names = [f.strip() for f in binary.split(",") if f.strip()]
     return completion_page(
         title=str(ctx.get_node_parameter("completionTitle", 0) or ""),
         message=str(ctx.get_node_parameter("completionMessage", 0) or ""),
@@ -115,8 +119,29 @@ def _completion(ctx: ExecuteContext, trigger: NodeModel) -> dict[str, Any]:
         response_text=str(ctx.get_node_parameter("responseText", 0) or "") if respond_with == "showText" else "",
         redirect_url=str(ctx.get_node_parameter("redirectUrl", 0) or "") if respond_with == "redirect" else None,
         custom_css=options.get("customCss"),
-        binary_fields=[f.strip() for f in binary.split(",") if f.strip()],
+        binary_fields=names,
+        binaries=_parent_binaries(ctx, names),
     )
+
+
+def _parent_binaries(ctx: ExecuteContext, names: list[str]) -> list[dict[str, Any]]:
+    """n8n's ``binaryResponse``: each field from the earliest ancestor whose first item has it (``None``: none)."""
+    if not names:
+        return []
+    found: list[dict[str, Any]] = []
+    ancestors = [_first_binary(ctx, parent) for parent in reversed(ctx.workflow.parents(ctx.node.name))]
+    for name in names:
+        entry = next((binary[name] for binary in ancestors if name in binary), None)
+        found.append({"field": name, "entry": entry})
+    return found
+
+
+def _first_binary(ctx: ExecuteContext, node_name: str) -> dict[str, Any]:
+    try:
+        value = ctx.evaluate_expression("={{ $(" + json.dumps(node_name) + ").first().binary }}")
+    except WeftError:  # an ancestor that did not run
+        return {}
+    return dict(value) if isinstance(value, Mapping) else {}
 
 
 def page_fields(ctx: Any) -> list[dict[str, Any]]:

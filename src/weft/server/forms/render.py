@@ -8,6 +8,7 @@ videos and iframes may load over http(s), as n8n allows them).
 
 from __future__ import annotations
 
+import base64
 import secrets
 from functools import cache
 from typing import Any
@@ -45,13 +46,16 @@ def _config(data: dict[str, Any], *, waiting: bool) -> dict[str, Any]:
             "waitingPage": waiting}  # fmt: skip
 
 
-def render_view(view: FormView, *, waiting: bool = False, binaries: list[dict[str, str]] | None = None) -> HTMLResponse:
+def render_view(view: FormView, *, waiting: bool = False) -> HTMLResponse:
     """The HTML answer for ``view``; ``waiting`` for pages under ``/form-waiting`` (which post back to resume)."""
     nonce = secrets.token_urlsafe(16)
     template = _environment().get_template(_TEMPLATES.get(str(view.data.get("kind")), "message.html"))
-    page = template.render(
-        d=view.data, nonce=nonce, config=_config(view.data, waiting=waiting), binaries=binaries or []
-    )
+    binaries = [
+        {"fileName": d["fileName"], "href": f"data:{d['mimeType']};base64,{base64.b64encode(d['data']).decode()}"}
+        for d in view.downloads
+    ]
+    config = _config(view.data, waiting=waiting)
+    page = template.render(d=view.data, nonce=nonce, config=config, binaries=binaries)
     headers = {"content-security-policy": CSP.format(nonce=nonce), "x-content-type-options": "nosniff",
                "referrer-policy": "same-origin", "cache-control": "no-store", **view.headers}  # fmt: skip
     return HTMLResponse(page, status_code=view.status, headers=headers)
