@@ -200,3 +200,20 @@ def test_an_ending_returns_an_uploaded_file(live: LiveServer, field: str) -> Non
         return
     href = base64.b64encode(b"file for you").decode()
     assert f'href="data:text/plain;base64,{href}" download="a.txt"' in page.text
+
+
+def test_a_page_is_prefilled_from_the_trigger_query(live: LiveServer) -> None:
+    path = f"q-{uuid.uuid4().hex[:8]}"
+    page = _node("Page", "form", 2.3, {"formFields": {"values": [{"fieldLabel": "City"}]}})
+    live.import_workflow(_chain(_trigger(path), page))
+    body, content_type = multipart([("field-0", "Ada")], [])
+    answer = httpx.post(f"{live.url}/form/{path}?City=Oslo", content=body, headers={"content-type": content_type})
+    shown = httpx.get(answer.json()["formWaitingUrl"], timeout=TIMEOUT)
+    assert 'name="field-0" value="Oslo"' in shown.text
+
+
+def test_a_webhook_path_ending_in_n8n_form_is_still_a_webhook(live: LiveServer) -> None:
+    path = f"w-{uuid.uuid4().hex[:8]}/n8n-form"
+    webhook = _node("Hook", "webhook", 2, {"path": path, "httpMethod": "GET"})
+    live.import_workflow(_chain(webhook))
+    assert httpx.get(f"{live.url}/webhook/{path}").json() == {"message": "Workflow was started"}

@@ -192,3 +192,22 @@ def test_waiting_pages_need_their_signature(live: LiveServer) -> None:
     execution_id = bare.rsplit("/", 1)[1]
     assert live.execution(execution_id)["status"] == "waiting"
     assert httpx.get(waiting).status_code == 200
+
+
+def test_bots_are_ignored_when_asked(live: LiveServer) -> None:
+    path = _path()
+    params = {"formFields": {"values": [{"fieldLabel": "A"}]}, "options": {"path": path, "ignoreBots": True}}
+    live.import_workflow(_workflow(_trigger(path, params)))
+    bot = httpx.get(f"{live.url}/form/{path}", headers={"user-agent": "Slackbot-LinkExpanding 1.0"})
+    assert bot.status_code == 401 and bot.headers["www-authenticate"] == 'Basic realm="Enter credentials"'
+    human = httpx.get(f"{live.url}/form/{path}", headers={"user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/130"})
+    assert human.status_code == 200
+
+
+def test_the_ip_allow_list_is_honoured(live: LiveServer) -> None:
+    path = _path()
+    params = {"formFields": {"values": [{"fieldLabel": "A"}]}, "options": {"path": path, "ipWhitelist": "10.0.0.0/8"}}
+    live.import_workflow(_workflow(_trigger(path, params)))
+    refused = httpx.get(f"{live.url}/form/{path}")
+    assert (refused.status_code, refused.text) == (403, "IP is not allowed to access this form!")
+    assert _post(f"{live.url}/form/{path}", [("field-0", "x")]).status_code == 403

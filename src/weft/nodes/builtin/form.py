@@ -90,11 +90,13 @@ def _page(ctx: ExecuteContext, trigger: NodeModel) -> dict[str, Any]:
     """n8n's ``renderFormNode``: this page's title, fields and button, the trigger's where it has none."""
     options = ctx.get_node_parameter("options", 0, {}) or {}
     trigger_options = form_trigger_options(trigger)
+    query = _first_json(ctx, trigger.name).get("formQueryParameters")
     return form_page(
         title=str(options.get("formTitle") or trigger_options.title),
         description=str(options.get("formDescription") or ""),
         fields=page_fields(ctx),
         version=float(ctx.node.typeVersion),
+        query=query if isinstance(query, Mapping) else None,
         test_run=ctx.mode == "manual",
         use_response_data=True,
         append_attribution=trigger_options.append_attribution,
@@ -137,9 +139,18 @@ def _parent_binaries(ctx: ExecuteContext, names: list[str]) -> list[dict[str, An
 
 
 def _first_binary(ctx: ExecuteContext, node_name: str) -> dict[str, Any]:
+    return _first(ctx, node_name, "binary")
+
+
+def _first_json(ctx: ExecuteContext, node_name: str) -> dict[str, Any]:
+    return _first(ctx, node_name, "json")
+
+
+def _first(ctx: ExecuteContext, node_name: str, key: str) -> dict[str, Any]:
+    """``$("<node>").first().<key>``, or ``{}`` for a node that did not run."""
     try:
-        value = ctx.evaluate_expression("={{ $(" + json.dumps(node_name) + ").first().binary }}")
-    except WeftError:  # an ancestor that did not run
+        value = ctx.evaluate_expression("={{ $(" + json.dumps(node_name) + f").first().{key} }}}}")
+    except WeftError:
         return {}
     return dict(value) if isinstance(value, Mapping) else {}
 
