@@ -1,0 +1,157 @@
+"""Extraction as the HTML and HTML Extract nodes do it with cheerio: a CSS selector over the parsed document and
+one of text / html / attribute / value, then n8n's trim and clean-up options.
+
+Documents are parsed by lexbor (selectolax; the HTML standard's algorithm, as cheerio's parse5) and selected by
+:mod:`weft.nodes.builtin._html_select`. ``html`` is the first match's inner HTML (the standard's serialization,
+as parse5's); ``text`` is cheerio 1.1's ``text()`` (every text node, ``script`` and ``style`` included, as n8n
+2.41 has it) before 1.2 and html-to-text's conversion from 1.2.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from weft.errors import NodeOperationError
+from weft.nodes.builtin._html_select import SelectorError, select
+from weft.nodes.builtin._html_text import html_to_text
+from weft.nodes.builtin._paths import get_path
+from weft.nodes.builtin._utils import js_string
+from weft.nodes.contract import ExecuteContext
+from weft.workflow import Item
+
+_ABSENT: Any = object()
+
+
+def load(html: Any) -> LexborHTMLParser:
+    """The document cheerio's ``load`` would build from ``html`` (a non-string is read as JavaScript's String)."""
+    return LexborHTMLParser(html if isinstance(html, str) else js_string(html))
+
+
+def inner_html(node: LexborNode) -> str:
+    return node.inner_html or ""
+
+
+def text_of(nodes: list[LexborNode]) -> str:
+    """cheerio's ``text()``: every text node below the elements, joined."""
+    return "".join(node.text(deep=True) for node in nodes)
+
+
+def attribute(node: LexborNode, name: str) -> str | None:
+    """cheerio's ``attr(name)``: the value, ``""`` for an attribute written without one, ``None`` if absent."""
+    attributes = node.attributes
+    if name not in attributes:
+        return None
+    return attributes[name] or ""
+
+
+def value_of(node: LexborNode) -> str | None:
+    """cheerio's ``val()``, as n8n 2.41 returns it (a multiple select's selected option texts joined by commas)."""
+    if node.tag == "textarea":
+        return text_of([node])
+    if node.tag == "select":
+        options = node.css("option")
+        selected = [option for option in options if "selected" in option.attributes]
+        if "multiple" in node.attributes:
+            return ",".join(text_of([option]) for option in selected)
+        chosen = selected[:1] or options[:1]  # cheerio-select's :selected: the first option when none is
+        return attribute(chosen[0], "value") if chosen else None
+    if node.tag in ("input", "option"):
+        return attribute(node, "value")
+    return None
+
+
+def get_value(
+    nodes: list[LexborNode], value_data: dict[str, Any], options: dict[str, Any], version: float, legacy: bool = False
+) -> Any:
+    """n8n's ``getValue``: the extracted value with ``trimValues`` and ``cleanUpText`` applied (``legacy``: the
+    HTML Extract node's, whose text may be empty and which only trims)."""
+    kind = value_data.get("returnValue", "text")
+    value: Any
+    if legacy and kind == "text":
+        value = text_of(nodes)
+    elif kind == "attribute":
+        value = attribute(nodes[0], js_string(value_data.get("attribute", ""))) if nodes else None
+    elif kind == "html":
+        value = (inner_html(nodes[0]) if nodes else "") or None
+    elif kind == "value":
+        value = value_of(nodes[0]) if nodes else None
+    elif version <= 1.1:
+        value = text_of(nodes) or None
+    else:
+        skip_selectors = js_string(value_data.get("skipSelectors") or "")
+        skip = tuple(s.strip() for s in skip_selectors.split(",")) if skip_selectors else ()
+        value = html_to_text(inner_html(nodes[0]) if nodes else "", skip)
+    if value is None:
+        return None
+    if legacy:
+        return value if options.get("trimValues") is False else value.strip()
+    if options.get("trimValues"):  # the options' defaults (true) apply only once an option is added
+        value = value.strip()
+    if options.get("cleanUpText"):
+        value = re.sub(r"\s+", " ", re.sub(r"(\r\n|\n|\r)", "", value.strip()))
+    return value
+
+
+async def extract_items(
+    ctx: ExecuteContext, index: int, item: Item, *, version: float, legacy: bool = False
+) -> list[Item]:
+    """One output item per HTML document of the input item (a JSON field's string or strings, or a binary file)."""
+    prop = ctx.get_node_parameter("dataPropertyName", index, "data")
+    values = (ctx.get_node_parameter("extractionValues", index, {}) or {}).get("values") or []
+    options = ctx.get_node_parameter("options", index, {}) or {}
+    if ctx.get_node_parameter("sourceData", index, "json") == "json":
+        data = _json_source(item, prop, version, legacy)
+        if data is _ABSENT:
+            fix = f"Set the field that holds the HTML (the item has {sorted(item['json'])!r})."
+            message = f'No property named "{js_string(prop)}" exists!'
+            raise NodeOperationError(ctx.node.name, message, description=fix, item_index=index)
+    else:
+        ctx.assert_binary_data(index, prop)
+        data = (await ctx.get_binary_data_buffer(index, prop)).decode("utf-8", "replace")
+    return [
+        {"json": _extracted(ctx, index, load(html), values, options, version, legacy), "pairedItem": {"item": index}}
+        for html in (data if isinstance(data, list) else [data])
+    ]
+
+
+def _extracted(
+    ctx: ExecuteContext,
+    index: int,
+    document: LexborHTMLParser,
+    values: list[dict[str, Any]],
+    options: dict[str, Any],
+    version: float,
+    legacy: bool,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for value_data in values:
+        try:
+            found = select(document, value_data.get("cssSelector"))
+        except SelectorError as error:
+            fix = "Fix the 'CSS Selector' of the extraction value (cheerio's selectors: CSS, :contains, :first, ...)."
+            raise NodeOperationError(ctx.node.name, str(error), description=fix, item_index=index) from None
+        key = js_string(value_data.get("key", ""))
+        if value_data.get("returnArray"):
+            out[key] = [get_value([node], value_data, options, version, legacy) for node in found]
+            continue
+        value = get_value(found, value_data, options, version, legacy)
+        if value is None:  # undefined: the key is left out, as JSON leaves it
+            out.pop(key, None)
+        else:
+            out[key] = value
+    return out
+
+
+def _json_source(item: Item, prop: Any, version: float, legacy: bool) -> Any:
+    if version == 1 and not legacy:  # n8n's sanitizeDataPathKey: the key as is, or inside ['...']
+        key = js_string(prop)
+        if key not in item["json"] and len(key) > 3 and key[:2] in ("['", '["') and key[-2:] in ("']", '"]'):
+            key = key[2:-2]
+        return item["json"].get(key, _ABSENT)
+    return get_path(item["json"], js_string(prop), default=_ABSENT)
+
+
+__all__ = ["attribute", "extract_items", "get_value", "inner_html", "load", "text_of", "value_of"]
