@@ -189,6 +189,7 @@ def test_waiting_pages_need_their_signature(live: LiveServer) -> None:
         refused = httpx.get(url)
         assert refused.status_code == 401 and "Invalid Form Link" in refused.text
         assert _post(url, [("field-0", "1")]).status_code == 401
+    assert httpx.get(bare + "/n8n-execution-status").status_code == 401  # the status is not told either
     execution_id = bare.rsplit("/", 1)[1]
     assert live.execution(execution_id)["status"] == "waiting"
     assert httpx.get(waiting).status_code == 200

@@ -59,11 +59,14 @@ def _waiting_form_node(stored: StoredExecution) -> str | None:
     return None
 
 
-async def execution_status(runner: WorkflowRunner, execution_id: str) -> str:
-    """n8n's ``handleStatusRequest``: ``form-waiting``, the execution's status, or ``null``."""
+async def execution_status(runner: WorkflowRunner, execution_id: str, signature: str | None) -> str | None:
+    """n8n's ``handleStatusRequest``: ``form-waiting``, the execution's status, or ``null``; ``None`` when the
+    signature does not sign the execution (the status is not told)."""
     stored = await runner.db(runner.store.executions.get, execution_id)
     if stored is None:
         return "null"
+    if not runner.signer.verify(stored.id, signature):
+        return None
     return "form-waiting" if _waiting_form_node(stored) else stored.status
 
 

@@ -25,6 +25,7 @@ from weft.services.forms import (
     submit_form,
 )
 from weft.services.forms_waiting import (
+    INVALID_LINK,
     NOT_FOUND,
     NOT_LISTENING,
     STATUS_SUFFIX,
@@ -96,12 +97,14 @@ async def waiting_form(request: Request) -> Response:
     instance = _instance(request)
     execution_id: str = request.path_params["execution_id"]
     suffix = request.path_params.get("suffix")
+    signature = request.query_params.get("signature")
     if suffix == STATUS_SUFFIX:
-        status = await execution_status(instance.runner, execution_id)
+        status = await execution_status(instance.runner, execution_id, signature)
+        if status is None:
+            return render_view(FormView(data=dict(INVALID_LINK), status=401))
         return Response(status, media_type="text/html; charset=utf-8")
     if suffix:
         return render_view(FormView(data=dict(NOT_FOUND), status=404))
-    signature = request.query_params.get("signature")
     if request.method == "GET":
         return _answer(await show_waiting_form(instance.runner, execution_id, signature), waiting=True)
     incoming = await read_request(request, execution_id, f"{_base(instance)}{request.url.path}")
