@@ -239,10 +239,17 @@ def _zone_offset(moment: datetime, colon: bool) -> str:
 def _token(m: datetime, token: str) -> str:
     if token.startswith("["):
         return token[1:-1]
+    if re.fullmatch(r"S{1,9}", token):
+        return f"{m.microsecond // 1000:03d}".ljust(len(token), "0")[: len(token)]
+    table = {**_date_tokens(m), **_time_tokens(m), **_week_tokens(m)}
+    return str(table.get(token, token))
+
+
+def _date_tokens(m: datetime) -> dict[str, str]:
     weekday = (m.weekday() + 1) % 7
-    hour12 = m.hour % 12 or 12
     iso_year, iso_week, iso_day = m.isocalendar()
-    table: dict[str, Any] = {
+    day_of_year = m.timetuple().tm_yday
+    return {
         "YYYYYY": f"{'+' if m.year >= 0 else '-'}{abs(m.year):06d}",
         "YYYY": f"{m.year:04d}",
         "YY": f"{m.year % 100:02d}",
@@ -257,8 +264,8 @@ def _token(m: datetime, token: str) -> str:
         "D": str(m.day),
         "Do": _ordinal(m.day),
         "DD": f"{m.day:02d}",
-        "DDD": str(m.timetuple().tm_yday),
-        "DDDD": f"{m.timetuple().tm_yday:03d}",
+        "DDD": str(day_of_year),
+        "DDDD": f"{day_of_year:03d}",
         "d": str(weekday),
         "do": _ordinal(weekday),
         "dd": _DAYS[weekday][:2],
@@ -269,6 +276,12 @@ def _token(m: datetime, token: str) -> str:
         "W": str(iso_week),
         "WW": f"{iso_week:02d}",
         "GGGG": f"{iso_year:04d}",
+    }
+
+
+def _time_tokens(m: datetime) -> dict[str, str]:
+    hour12 = m.hour % 12 or 12
+    return {
         "H": str(m.hour),
         "HH": f"{m.hour:02d}",
         "h": str(hour12),
@@ -288,10 +301,6 @@ def _token(m: datetime, token: str) -> str:
         "z": m.tzname() or "",
         "zz": m.tzname() or "",
     }
-    table.update(_week_tokens(m))
-    if re.fullmatch(r"S{1,9}", token):
-        return f"{m.microsecond // 1000:03d}".ljust(len(token), "0")[: len(token)]
-    return str(table.get(token, token))
 
 
 def _week_tokens(m: datetime) -> dict[str, str]:
