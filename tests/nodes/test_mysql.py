@@ -45,6 +45,11 @@ def test_statements_split_outside_quotes() -> None:
     assert split_statements("SELECT 'a;b';\nSELECT 2;") == ["SELECT 'a;b'", "SELECT 2"]
 
 
+async def test_a_credential_asking_for_an_ssh_tunnel_is_a_node_error_with_the_fix() -> None:
+    run = await run_my({"host": "db", "sshTunnel": True}, {"operation": "executeQuery", "query": "SELECT 1"}, [{}])
+    assert run["error"]["message"].startswith("The MySQL credential cannot be used: The credential asks for an SSH")
+
+
 # --------------------------------------------------------------------------- against a server
 
 

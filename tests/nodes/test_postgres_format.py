@@ -79,3 +79,13 @@ def test_values_parsed_as_node_postgres_does() -> None:
     assert parse_timestamp("2024-01-02 03:04:05.678912+02") == "2024-01-02T01:04:05.678Z"
     assert parse_timestamp("infinity") == "infinity"
     assert parse_array("[0:1]={1,2}", int) == [1, 2]
+
+
+def test_a_credential_asking_for_an_ssh_tunnel_is_refused_with_the_fix() -> None:
+    from weft.errors import NodeOperationError
+    from weft.nodes.builtin._postgres_client import open_connection
+
+    with pytest.raises(NodeOperationError, match="SSH tunnel, which Weft does not open: run the tunnel yourself"):
+        open_connection("Postgres", {"host": "db", "sshTunnel": True}, None)
+    with pytest.raises(NodeOperationError, match="Unknown SSL mode 'sometimes'"):
+        open_connection("Postgres", {"host": "db", "ssl": "sometimes"}, None)

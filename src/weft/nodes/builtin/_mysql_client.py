@@ -63,6 +63,12 @@ class MySqlConnection:
 
     def __init__(self, credentials: Mapping[str, Any], values: ValueOptions, timeout_ms: Any = None) -> None:
         data = {**CREDENTIAL_DEFAULTS, **{k: v for k, v in credentials.items() if v is not None}}
+        if data.get("sshTunnel") is True:
+            raise MySqlError(
+                message="The credential asks for an SSH tunnel, which Weft does not open: run the tunnel yourself "
+                "(ssh -L) and point the credential's host and port at it",
+                code="SSH_TUNNEL",
+            )
         self._kwargs: dict[str, Any] = {
             "host": str(data["host"]),
             "port": int(data["port"]),

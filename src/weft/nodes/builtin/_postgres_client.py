@@ -46,6 +46,11 @@ class PgError(Exception):
 def connection_kwargs(credentials: Mapping[str, Any], timeout_s: float | None = None) -> dict[str, Any]:
     """psycopg's connection arguments for a ``postgres`` credential (its defaults filled in)."""
     data = {**CREDENTIAL_DEFAULTS, **{k: v for k, v in credentials.items() if v is not None}}
+    if data.get("sshTunnel") is True:
+        raise ValueError(
+            "The credential asks for an SSH tunnel, which Weft does not open: run the tunnel yourself "
+            "(ssh -L) and point the credential's host and port at it"
+        )
     ssl = str(data.get("ssl") or "disable")
     if ssl not in _SSL_MODES:
         raise ValueError(f"Unknown SSL mode {ssl!r}: use one of {', '.join(sorted(_SSL_MODES))}")
@@ -62,6 +67,18 @@ def connection_kwargs(credentials: Mapping[str, Any], timeout_s: float | None = 
     if timeout_s:
         kwargs["connect_timeout"] = max(1, int(timeout_s))
     return kwargs
+
+
+def open_connection(
+    node_name: str, credentials: Mapping[str, Any], parsers: Any, timeout_s: Any = None
+) -> PgConnection:
+    """A :class:`PgConnection` for a node, or a node error naming what is wrong with its ``postgres`` credential."""
+    try:
+        return PgConnection(credentials, parsers, timeout_s)
+    except (ValueError, TypeError) as error:
+        raise NodeOperationError(
+            node_name, f"The Postgres credential cannot be used: {error}", description="Fix the 'postgres' credential."
+        ) from error
 
 
 class PgConnection:
@@ -187,4 +204,4 @@ def node_error(node_name: str, error: PgError, queries: list[str], item_index: i
     return NodeOperationError(node_name, message, description=description, item_index=item_index)
 
 
-__all__ = ["CREDENTIAL_DEFAULTS", "PgConnection", "PgError", "connection_kwargs", "node_error"]
+__all__ = ["CREDENTIAL_DEFAULTS", "PgConnection", "PgError", "connection_kwargs", "node_error", "open_connection"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._postgres_client import PgConnection, PgError
+from weft.nodes.builtin._postgres_client import PgConnection, PgError, open_connection
 from weft.nodes.builtin._postgres_format import FormatError, as_name, concat, format_query, format_value
 from weft.nodes.builtin._postgres_types import parsers_for
 from weft.nodes.builtin._set_helpers import find_resolvables
@@ -29,7 +29,7 @@ async def execute_v1(ctx: ExecuteContext) -> NodeOutput:
     mode = ctx.get_node_parameter("additionalFields.mode", 0, "multiple") or "multiple"
     if mode not in ("multiple", "transaction", "independently"):
         raise NodeOperationError(ctx.node.name, "multiple, independently or transaction are valid options")
-    async with PgConnection(credentials, parsers) as db:
+    async with open_connection(ctx.node.name, credentials, parsers) as db:
         try:
             if operation == "executeQuery":
                 return [await _run(ctx, db, _query_texts(ctx, items), mode, items)]

@@ -144,7 +144,7 @@ async def update_query(
         if mode == "defineBelow":
             item[match[0]] = target
         if mode == "autoMapInputData" and not item.get(match[0]):
-            raise NodeOperationError(ctx.node.name, _MATCH_MISSING.replace("match on.", "match on."))
+            raise NodeOperationError(ctx.node.name, _MATCH_MISSING)
         values += [match[0], target]
         conditions.append("$3:name = $4")
     else:

@@ -85,7 +85,7 @@ async def _execute_v2(ctx: ExecuteContext, version: float) -> list[Item]:
     credentials = await ctx.get_credentials("mySql")
     run = MyRunOptions(version, options.get("queryBatching") or "single", bool(options.get("detailedOutput")))
     items = replace_empty_strings(items, bool(options.get("replaceEmptyStrings")))
-    async with MySqlConnection(credentials, values, options.get("connectTimeout")) as db:
+    async with _open(ctx, credentials, values, options.get("connectTimeout")) as db:
         errors: list[Item] = []
         if operation == "insert":
             queries = insert_queries(ctx, items, options)
@@ -98,7 +98,7 @@ async def _execute_v1(ctx: ExecuteContext) -> list[Item]:
     items = ctx.get_input_data()
     operation = ctx.get_node_parameter("operation", 0, "insert")
     credentials = await ctx.get_credentials("mySql")
-    async with MySqlConnection(credentials, ValueOptions(date_strings=False)) as db:
+    async with _open(ctx, credentials, ValueOptions(date_strings=False)) as db:
         try:
             if operation == "executeQuery":
                 return await _v1_queries(ctx, db, items)
@@ -158,6 +158,17 @@ async def _v1_write(ctx: ExecuteContext, db: MySqlConnection, items: list[Item],
         values = [_copied(item, c) for c in columns] + [_copied(item, key)]
         results.append((await db.query(format_query(sql, values)))[0])
     return results
+
+
+def _open(
+    ctx: ExecuteContext, credentials: dict[str, Any], values: ValueOptions, timeout: Any = None
+) -> MySqlConnection:
+    try:
+        return MySqlConnection(credentials, values, timeout)
+    except (MySqlError, ValueError, TypeError) as error:
+        raise NodeOperationError(
+            ctx.node.name, f"The MySQL credential cannot be used: {error}", description="Fix the 'mySql' credential."
+        ) from error
 
 
 def _copied(item: Item, column: str) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
-from weft.nodes.builtin._postgres_client import PgConnection, PgError, node_error
+from weft.nodes.builtin._postgres_client import PgConnection, PgError, node_error, open_connection
 from weft.nodes.builtin._postgres_ops import (
     delete_queries,
     execute_queries,
@@ -70,7 +70,7 @@ async def _execute_v2(ctx: ExecuteContext, version: float) -> list[Item]:
     credentials = await ctx.get_credentials("postgres")
     parsers = parsers_for(version, str(options.get("largeNumbersOutput") or "text"))
     run = RunOptions(operation=operation, node_version=version, batching=options.get("queryBatching") or "single")
-    async with PgConnection(credentials, parsers, options.get("connectionTimeout")) as db:
+    async with open_connection(ctx.node.name, credentials, parsers, options.get("connectionTimeout")) as db:
         try:
             if operation in _WRITES:
                 return await _write(ctx, db, items, version, run, options)
