@@ -214,3 +214,64 @@ async def test_pdf_that_is_not_a_pdf_fails_per_item(tmp_path: Path) -> None:
     run = await run_chain(tmp_path, [{"p": "not a pdf"}], nodes)
     [item] = items_of(run, "PDF")
     assert item["json"]["error"].startswith("Invalid PDF structure")
+
+
+ICS = (
+    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nX-WR-CALNAME:Work\r\nBEGIN:VEVENT\r\nUID:u-1\r\n"
+    "SUMMARY:Meet\\, now\r\nSEQUENCE:2\r\nDTSTART;TZID=Europe/Berlin:20240201T090000\r\nDTEND;VALUE=DATE:20240202\r\n"
+    "DESCRIPTION:folded \r\n line\r\nRRULE:FREQ=WEEKLY;UNTIL=20240301;BYDAY=MO,-1FR\r\n"
+    "ATTENDEE;RSVP=TRUE;CN=Ada:mailto:ada@x.org\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\n"
+    "END:VEVENT\r\nEND:VCALENDAR\r\n"
+)
+
+
+async def test_ics_is_read_as_ts_ics_reads_it(tmp_path: Path) -> None:
+    # the expected object is what ts-ics 1.2.2 (with n8n 2.41's date-only UNTIL fix) gave for the same text
+    run = await run_chain(tmp_path, [{"ics": ICS}], [text_file("ics"), extract("ICS", "fromIcs")])
+    assert json_of(run, "ICS") == [
+        {
+            "data": {
+                "version": "2.0",
+                "prodId": "-//T//EN",
+                "events": [
+                    {
+                        "uid": "u-1",
+                        "summary": "Meet\\, now",
+                        "start": {
+                            "date": "2024-02-01T08:00:00.000Z",
+                            "type": "DATE-TIME",
+                            "local": {
+                                "date": "2024-02-01T09:00:00.000Z",
+                                "timezone": "Europe/Berlin",
+                                "tzoffset": "+0100",
+                            },
+                        },
+                        "end": {"date": "2024-02-02T00:00:00.000Z", "type": "DATE"},
+                        "description": "folded line",
+                        "recurrenceRule": {
+                            "frequency": "WEEKLY",
+                            "until": {"date": "2024-03-01T00:00:00.000Z", "type": "DATE-TIME"},
+                            "byDay": [{"day": "MO"}, {"day": "FR", "occurence": -1}],
+                        },
+                        "alarms": [
+                            {
+                                "action": "DISPLAY",
+                                "trigger": {
+                                    "type": "relative",
+                                    "value": {"before": True, "minutes": 15},
+                                    "options": {},
+                                },
+                            }
+                        ],
+                        "attendees": [{"email": "ada@x.org", "name": "Ada"}],
+                    }
+                ],
+            }
+        }
+    ]
+
+
+async def test_ics_line_without_a_colon_fails_with_ts_ics_words(tmp_path: Path) -> None:
+    bad = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nnope\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    run = await run_chain(tmp_path, [{"ics": bad}], [text_file("ics"), extract("ICS", "fromIcs")])
+    assert error_of(run, "ICS")["message"] == "Line not valid: nope"

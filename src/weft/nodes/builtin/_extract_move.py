@@ -15,6 +15,7 @@ from typing import Any
 
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.builtin._convert_encoding import BOM_ENCODINGS, decode_text, detect_encoding
+from weft.nodes.builtin._extract_ics import IcsParseError, parse_ics
 from weft.nodes.builtin._paths import set_path
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
@@ -48,8 +49,6 @@ async def _converted(ctx: ExecuteContext, operation: str, data: bytes, options: 
     if operation == "fromJson":
         return _parse_json(text)
     if operation == "fromIcs":
-        from weft.nodes.builtin._extract_ics import parse_ics
-
         return parse_ics(ctx.node.name, text)
     return text
 
@@ -83,7 +82,7 @@ async def move_to(ctx: ExecuteContext, items: list[Item], operation: str) -> lis
     for index, item in enumerate(items):
         try:
             out.append(await _moved(ctx, item, index, operation))
-        except (NodeError, _MoveError) as error:
+        except (NodeError, _MoveError, IcsParseError) as error:
             message, description = error.message, getattr(error, "description", None)
             if "Unexpected token" in message:
                 message = "The file selected in 'Input Binary Field' is not in JSON format"

@@ -1,4 +1,4 @@
-"""Convert to File (``n8n-nodes-base.convertToFile`` 1, 1.1): items to a file (recorded: cases n600-n604, n615,
+"""Convert to File (``n8n-nodes-base.convertToFile`` 1, 1.1): items to a file (recorded: cases n600-n606, n615,
 n616).
 
 ``csv``/``html``/``rtf``/``ods``/``xls``/``xlsx`` write every item into one spreadsheet (paired with all of them);

@@ -1,10 +1,11 @@
 """Extract from File (``n8n-nodes-base.extractFromFile`` 1, 1.1): a file's content as items (recorded: cases
-n610-n618).
+n610-n623).
 
 ``csv``, ``html``, ``ods``, ``rtf``, ``xls``, ``xlsx``: one item per row (:mod:`._spreadsheet_read`; a CSV is parsed
 as it streams in). ``fromJson``, ``text``, ``xml``, ``fromIcs``, ``binaryToPropery``: the content in one field
-(:mod:`._extract_move`). ``pdf``: text and metadata (:mod:`._extract_pdf`). Version 1.1 fails on a CSV error also
-when the file's bytes are inline (version 1 keeps the rows read until the error there, as n8n does).
+(:mod:`._extract_move`; ICS by :mod:`._extract_ics`). ``pdf``: text and metadata (:mod:`._extract_pdf`). Version
+1.1 fails on a CSV error also when the file's bytes are inline (version 1 keeps the rows read until the error
+there, as n8n does).
 """
 
 from __future__ import annotations
