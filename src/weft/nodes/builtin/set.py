@@ -147,7 +147,12 @@ class _ManualBuilder(_Builder):
             if name_dynamic:
                 name = str(self.params.resolve(name, item_index))
             if kind == "object" and isinstance(value, str) and value.startswith("=") and self.version < 3.3:
-                value = parse_json_parameter(_resolve_raw(self.ctx, value.lstrip("="), item_index), item_index, name)
+                # n8n parses the raw text only when the value evaluates to something (``={{ null }}`` stays null)
+                if evaluate(value, item_index) is not None:
+                    value = _resolve_raw(self.ctx, value.lstrip("="), item_index)
+                    value = parse_json_parameter(value, item_index, name)
+                else:
+                    value = None
             elif value_dynamic:
                 value = (
                     evaluate(value, item_index) if isinstance(value, str) else self.params.resolve(value, item_index)
