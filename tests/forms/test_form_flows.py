@@ -217,3 +217,16 @@ def test_a_webhook_path_ending_in_n8n_form_is_still_a_webhook(live: LiveServer) 
     webhook = _node("Hook", "webhook", 2, {"path": path, "httpMethod": "GET"})
     live.import_workflow(_chain(webhook))
     assert httpx.get(f"{live.url}/webhook/{path}").json() == {"message": "Workflow was started"}
+
+
+def test_a_page_after_two_triggers_follows_the_one_that_ran(live: LiveServer) -> None:
+    first, second = f"x-{uuid.uuid4().hex[:8]}", f"y-{uuid.uuid4().hex[:8]}"
+    a = {**_trigger(first, formTitle="From A"), "name": "A"}
+    b = {**_trigger(second, formTitle="From B"), "name": "B"}
+    page = _node("Page", "form", 2.3, {"formFields": {"values": [{"fieldLabel": "Q"}]}})
+    data = _chain(a, page)
+    data["nodes"].append(b)
+    data["connections"]["B"] = {"main": [[{"node": "Page", "type": "main", "index": 0}]]}
+    live.import_workflow(data)
+    waiting = _post(f"{live.url}/form/{second}", [("field-0", "Bo")]).json()["formWaitingUrl"]
+    assert "<title>From B</title>" in httpx.get(waiting, timeout=TIMEOUT).text

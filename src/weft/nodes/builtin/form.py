@@ -70,9 +70,7 @@ class Form(NodeType):
             if operation == "completion":
                 return [ctx.get_input_data()]
             return [[await self._page_item(ctx, Submission.from_json(request))]]
-        trigger = form_trigger_of(ctx.workflow, ctx.node.name)
-        if trigger is None:
-            raise NodeOperationError(ctx.node.name, "Form Trigger node must be set before this node")
+        trigger = _executed_trigger(ctx)
         if operation == "completion" and _has_next_page(ctx.workflow, ctx.node.name):
             raise NodeOperationError(ctx.node.name, "Completion has to be the last Form node in the workflow")
         page = _completion(ctx, trigger) if operation == "completion" else _page(ctx, trigger)
@@ -168,6 +166,23 @@ def _resume_request(ctx: ExecuteContext) -> Mapping[str, Any] | None:
     if isinstance(request, Mapping) and isinstance(request.get(SUBMISSION_KEY), Mapping):
         return request[SUBMISSION_KEY]  # type: ignore[no-any-return]
     return None
+
+
+def _executed_trigger(ctx: ExecuteContext) -> NodeModel:
+    """n8n's ``getFormTriggerNode``: the Form Trigger before this node that ran in this execution."""
+    triggers = [
+        node
+        for name in ctx.workflow.parents(ctx.node.name)
+        if (node := ctx.workflow.nodes.get(name)) is not None and node.type == FORM_TRIGGER_TYPE
+    ]
+    if not triggers:
+        raise NodeOperationError(ctx.node.name, "Form Trigger node must be set before this node")
+    execution: Mapping[str, Any] = ctx.expression_context().run_execution_data or {}
+    run_data: Mapping[str, Any] = (execution.get("resultData") or {}).get("runData") or {}
+    for trigger in triggers:
+        if run_data.get(trigger.name):
+            return trigger
+    raise NodeOperationError(ctx.node.name, "Form Trigger node was not executed")
 
 
 def form_trigger_of(workflow: Workflow, node_name: str) -> NodeModel | None:
