@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from weft.db.webhooks import normalize_path
+from weft.errors import ConfigurationError
 from weft.nodes.builtin._form_fields import SUBMISSION_KEY, Submission, UploadedFormFile, parameter_fields
 from weft.nodes.builtin._form_page import form_page
 from weft.nodes.builtin.form import FORM_TYPE
@@ -137,10 +138,20 @@ async def _refusal(runner: WorkflowRunner, target: FormTarget, request: Incoming
 
 
 async def _basic_credential(runner: WorkflowRunner, target: FormTarget) -> dict[str, Any] | None:
-    from weft.services.webhook_auth import _credential
-
+    """The data of the trigger's ``httpBasicAuth`` credential (``None``: none attached or it cannot be read)."""
     node = target.prepared.workflow.nodes[target.node]
-    return await runner.db(_credential, runner.store.credentials, node, "httpBasicAuth")
+    reference = (node.credentials or {}).get("httpBasicAuth")
+
+    def resolve() -> dict[str, Any] | None:
+        try:
+            found = runner.store.credentials.resolve_credentials(
+                node.name, "httpBasicAuth", reference if isinstance(reference, Mapping) else None
+            )
+        except ConfigurationError:
+            return None
+        return found
+
+    return await runner.db(resolve)
 
 
 def _configuration_error(workflow: Workflow, target: FormTarget) -> WebhookResponse | None:
