@@ -140,3 +140,17 @@ async def test_info_is_parsed_as_n8n_parses_it(credential: dict[str, Any]) -> No
         "db0": {"keys": 3, "expires": 0},
         "x": 1.5,
     }
+
+
+async def test_keys_leaves_out_what_n8n_cannot_read_and_get_gives_null(credential: dict[str, Any], prefix: str) -> None:
+    steps = [
+        {"operation": "set", "key": prefix + "m", "value": "member", "keyType": "sets"},
+        {"operation": "set", "key": prefix + "s", "value": "text"},
+        {"operation": "keys", "keyPattern": prefix + "*"},
+        {"operation": "get", "key": prefix + "m", "propertyName": "auto"},
+        {"operation": "get", "key": prefix + "m", "propertyName": "typed", "keyType": "sets"},
+    ]
+    run_data = await run_redis(credential, steps)
+    assert jsons(run_data, "R2") == [{prefix + "s": "text"}]  # a set's value is n8n's undefined: dropped
+    assert jsons(run_data, "R3") == [{"auto": None}]
+    assert jsons(run_data, "R4") == [{"typed": ["member"]}]

@@ -23,6 +23,10 @@ CREDENTIAL_DEFAULTS: dict[str, Any] = {"host": "localhost", "port": 6379, "datab
 _ITEM_OPERATIONS = ("delete", "get", "keys", "llen", "set", "incr", "publish", "push", "pop")
 
 
+UNDEFINED: Any = object()
+"""What n8n's ``getValue`` gives for a type it does not read (``set``, ``zset``, ``stream``, a missing key)."""
+
+
 class RedisFailure(Exception):
     """A command or connection failed; ``str()`` is node-redis's message."""
 
@@ -183,6 +187,7 @@ async def _one(ctx: ExecuteContext, client: Any, operation: str, index: int, ite
         return [item]
     if operation == "get":
         value = await get_value(client, js_string(param("key", index)), param("keyType", index, "automatic"))
+        value = None if value is UNDEFINED else value  # n8n: `?? null`
         _put(ctx, index, new["json"], js_string(param("propertyName", index, "propertyName")), value)
         return [new]
     if operation == "keys":
@@ -190,7 +195,9 @@ async def _one(ctx: ExecuteContext, client: Any, operation: str, index: int, ite
         if not param("getValues", index, True):
             return [{"json": {"keys": keys}}]
         for key in keys:
-            new["json"][key] = await get_value(client, key)
+            value = await get_value(client, key)
+            if value is not UNDEFINED:  # a set or stream: n8n's undefined, which JSON drops
+                new["json"][key] = value
         return [new]
     if operation == "llen":
         name = js_string(param("list", index))
@@ -240,7 +247,8 @@ async def _write(ctx: ExecuteContext, client: Any, operation: str, index: int) -
 
 
 async def get_value(client: Any, key: str, key_type: str | None = None) -> Any:
-    """n8n's ``getValue``: by the key's type (``automatic`` asks the server; a set then gives null, as in n8n)."""
+    """n8n's ``getValue``: by the key's type (``automatic`` asks the server: a set is ``set``, not n8n's ``sets``,
+    so it gives :data:`UNDEFINED`, as in n8n)."""
     if key_type in (None, "automatic"):
         key_type = await _call(client.type(key))
     if key_type == "string":
@@ -251,7 +259,7 @@ async def get_value(client: Any, key: str, key_type: str | None = None) -> Any:
         return await _call(client.lrange(key, 0, -1))
     if key_type == "sets":
         return list(await _call(client.execute_command("SMEMBERS", key)))
-    return None
+    return UNDEFINED
 
 
 async def set_value(ctx: ExecuteContext, client: Any, key: str, value: Any, key_type: str, value_is_json: bool) -> None:
