@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import struct
 import tarfile
 import time
 import zipfile
@@ -67,9 +68,11 @@ def make_zip(files: dict[str, tuple[bytes, int]]) -> bytes:
 
 
 def make_gzip(data: bytes) -> bytes:
-    """Gzip of ``data`` (fflate's ``gzip``, level 6), stamped with the current time."""
-    deflater = zlib.compressobj(6, zlib.DEFLATED, 31)
-    return deflater.compress(data) + deflater.flush()
+    """Gzip of ``data`` with fflate's header (level 6: no extra flags; the current time; OS byte 3)."""
+    deflater = zlib.compressobj(6, zlib.DEFLATED, -15)
+    header = b"\x1f\x8b\x08\x00" + struct.pack("<I", int(time.time()) & 0xFFFFFFFF) + b"\x00\x03"
+    trailer = struct.pack("<II", zlib.crc32(data), len(data) & 0xFFFFFFFF)
+    return header + deflater.compress(data) + deflater.flush() + trailer
 
 
 def make_tar(files: list[tuple[str, bytes]], *, gzip: bool) -> bytes:
