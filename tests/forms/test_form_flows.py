@@ -230,3 +230,20 @@ def test_a_page_after_two_triggers_follows_the_one_that_ran(live: LiveServer) ->
     live.import_workflow(data)
     waiting = _post(f"{live.url}/form/{second}", [("field-0", "Bo")]).json()["formWaitingUrl"]
     assert "<title>From B</title>" in httpx.get(waiting, timeout=TIMEOUT).text
+
+
+def test_the_triggers_page_resolves_its_expressions(live: LiveServer) -> None:
+    path = f"e-{uuid.uuid4().hex[:8]}"
+    fields = {"values": [{"fieldLabel": "={{ 'Q' + (1 + 1) }}"}, {"fieldType": "html", "html": "<p>{{ 6 * 7 }}</p>"}]}
+    trigger = _node(
+        "Form",
+        "formTrigger",
+        2.3,
+        {"formTitle": "={{ $workflow.name }}", "formFields": fields, "options": {"path": path}},
+    )
+    data = _chain(trigger)
+    workflow_id = live.import_workflow(data)
+    page = httpx.get(f"{live.url}/form/{path}").text
+    assert f"<title>{data['name']}</title>" in page and ">Q2</label>" in page and "<p>42</p>" in page
+    assert _post(f"{live.url}/form/{path}", [("field-0", "two")]).status_code == 200
+    assert _output(live, workflow_id, "Form")[0]["json"]["Q2"] == "two"

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from weft.db.webhooks import normalize_path
-from weft.errors import ConfigurationError
+from weft.errors import ConfigurationError, WeftError
+from weft.expressions import ExpressionContext, evaluate, is_expression
 from weft.nodes.builtin._form_fields import SUBMISSION_KEY, Submission, UploadedFormFile, parameter_fields
 from weft.nodes.builtin._form_page import form_page
 from weft.nodes.builtin.form import FORM_TYPE
@@ -38,7 +39,7 @@ from weft.services.webhook_auth import (
 )
 from weft.services.webhook_calls import ERROR, answer
 from weft.services.webhook_requests import IncomingRequest
-from weft.workflow import Item, Workflow
+from weft.workflow import Item, NodeModel, Workflow
 
 RESPOND_TYPE = "n8n-nodes-base.respondToWebhook"
 WAIT_TYPE = "n8n-nodes-base.wait"
@@ -206,8 +207,11 @@ async def show_form(runner: WorkflowRunner, target: FormTarget, request: Incomin
     configuration = _configuration_error(workflow, target)
     if configuration is not None:
         return configuration
-    options = target.options
-    node = workflow.nodes[target.node]
+    try:
+        node = await _evaluated_node(target, test=test)
+    except WeftError as error:
+        return WebhookResponse.json({"code": 0, "message": str(error)}, 500)
+    options = form_trigger_options(node)
     next_page = has_next_page(workflow, target.node)
     token = None
     if options.version > 1 and options.authentication == "basicAuth":
@@ -229,6 +233,46 @@ async def show_form(runner: WorkflowRunner, target: FormTarget, request: Incomin
         auth_token=token,
     )
     return FormView(data=data)
+
+
+async def _evaluated_node(target: FormTarget, *, test: bool) -> NodeModel:
+    """The trigger with the expressions of its parameters resolved (n8n's ``getNodeParameter`` in the webhook:
+    no input item, so ``$now``, ``$workflow``, ``$execution.mode`` and the like); off the event loop."""
+    node = target.prepared.workflow.nodes[target.node]
+    parameters = _html_as_expressions(node.parameters)
+    if not _has_expression(parameters):
+        return node
+    mode = "manual" if test else "webhook"
+    context = ExpressionContext(workflow=target.prepared.workflow, node_name=node.name, mode=mode)
+    parameters = await asyncio.to_thread(evaluate, parameters, context, 0)
+    return node.model_copy(update={"parameters": parameters})
+
+
+def _html_as_expressions(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """n8n resolves the ``{{ }}`` of an ``html`` field even when the field is not an expression."""
+    result = dict(parameters)
+    fields = result.get("formFields")
+    values = fields.get("values") if isinstance(fields, Mapping) else None
+    if isinstance(fields, Mapping) and isinstance(values, list):
+        result["formFields"] = {**fields, "values": [_html_expression(entry) for entry in values]}
+    return result
+
+
+def _html_expression(entry: Any) -> Any:
+    html = entry.get("html") if isinstance(entry, Mapping) else None
+    if entry.get("fieldType") == "html" and isinstance(html, str) and "{{" in html and not is_expression(html):
+        return {**entry, "html": "=" + html}
+    return entry
+
+
+def _has_expression(value: Any) -> bool:
+    if isinstance(value, str):
+        return is_expression(value)
+    if isinstance(value, Mapping):
+        return any(_has_expression(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_expression(v) for v in value)
+    return False
 
 
 def submission_of(request: IncomingRequest, *, test: bool) -> Submission:

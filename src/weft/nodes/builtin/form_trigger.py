@@ -52,7 +52,7 @@ class FormTrigger(NodeType):
         raw: Mapping[str, Any] = items[0]
         submission = Submission.from_json(raw[SUBMISSION_KEY])
         options = form_trigger_options(ctx.node)
-        fields = parameter_fields(ctx.node.parameters.get("formFields"), ctx.node.name)
+        fields = parameter_fields(ctx.get_node_parameter("formFields", 0, {}), ctx.node.name)
         item = await form_return_item(ctx, fields, submission, use_workflow_timezone=options.use_workflow_timezone)
         if submission.query:
             item["json"]["formQueryParameters"] = submission.query
