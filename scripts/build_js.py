@@ -35,6 +35,7 @@ ENTRIES = {
     OUT: "src/index.js",
     LUXON_OUT: "src/luxon/index.js",
     OUT_DIR / "extras.js": "src/extras/index.js",
+    OUT_DIR / "markdown.js": "src/markdown/index.js",
     **{OUT_DIR / f"locale-{tag}.js": f"src/locales/{tag}.js" for tag in LOCALES},
 }
 STAMP_PREFIX = "// weft-js-build "

@@ -114,3 +114,43 @@ def test_asymmetric_round_trip():
 async def test_version_2_hmac_needs_the_credential(run_node):
     run = await run_node("crypto", {"action": "hmac", "value": "x"}, TEXT, typeVersion=2)
     assert "error" in run["data"]["resultData"]
+
+
+async def _run_v2(new_flow, nodes, credentials):
+    from weft.engine import run_workflow
+    from weft.engine.services import LocalServices
+
+    flow = new_flow().add("Trigger", "manualTrigger").add("Input", "noOp").connect("Trigger", "Input")
+    previous = "Input"
+    for name, params in nodes:
+        flow.add(name, "crypto", params, typeVersion=2).connect(previous, name)
+        previous = name
+    flow.pin("Input", TEXT)
+    return await run_workflow(flow.build(), services=LocalServices(credentials={"crypto": credentials}))
+
+
+async def test_version_2_reads_secrets_from_the_crypto_credential(new_flow, js):
+    key = rsa.generate_private_key(public_exponent=65537, key_size=1024)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    credentials = {"hmacSecret": "k2", "signPrivateKey": pem, "encryptionPassphrase": "pp"}
+    nodes = [
+        ("Hmac", {"action": "hmac", "value": "={{ $json.text }}", "dataPropertyName": "mac"}),
+        (
+            "Sign",
+            {"action": "sign", "value": "={{ $json.text }}", "algorithm": "RSA-SHA256", "dataPropertyName": "sig"},
+        ),
+        ("Encrypt", {"action": "encrypt", "value": "={{ $json.text }}", "dataPropertyName": "sealed"}),
+        ("Decrypt", {"action": "decrypt", "value": "={{ $json.sealed }}", "dataPropertyName": "opened"}),
+    ]
+    [item] = js(await _run_v2(new_flow, nodes, credentials), "Decrypt")
+    assert item["mac"] == hmac.new(b"k2", b"hello world", "sha256").hexdigest()
+    key.public_key().verify(bytes.fromhex(item["sig"]), b"hello world", padding.PKCS1v15(), hashes.SHA256())
+    assert item["opened"] == "hello world" and item["sealed"] != "hello world"
+
+
+async def test_version_2_names_the_missing_credential_field(new_flow):
+    run = await _run_v2(new_flow, [("Hmac", {"action": "hmac", "value": "x"})], {"signPrivateKey": "k"})
+    message = run["data"]["resultData"]["error"]["message"]
+    assert message == "No HMAC secret set in credentials. Please add an HMAC secret to your Crypto credentials."
