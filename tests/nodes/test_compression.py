@@ -185,3 +185,8 @@ def test_tar_entries_that_climb_out_or_are_not_files_are_skipped() -> None:
         link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
         archive.addfile(link)
     assert untar(packed.getvalue(), CompressionLimits()) == {"ok/inside.txt": b"hi"}
+
+
+def test_data_that_is_no_tar_unpacks_to_nothing_as_node_tar_reads_it() -> None:
+    assert untar(b"not an archive at all", CompressionLimits()) == {}
+    assert gunzip(b"", CompressionLimits()) == b""

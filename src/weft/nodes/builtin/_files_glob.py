@@ -94,7 +94,7 @@ def _class(segment: str, start: int) -> tuple[str, int] | None:
         return None
     body = segment[start + 1 : end]
     negate = body[:1] in ("!", "^")
-    body = body[1:] if negate else body
+    body = (body[1:] if negate else body).replace("[", "\\[")
     return ("[^" if negate else "[") + body + "]", end + 1
 
 
@@ -176,7 +176,8 @@ def _unescape(segment: str) -> str:
 
 
 def _matches(regex: re.Pattern[str], name: str, segment: str) -> bool:
-    if name.startswith(".") and not segment.startswith(".") and not segment.startswith("\\."):
+    explicit = segment.startswith((".", "\\.", "!("))  # picomatch lets a leading !( ) match dot files too
+    if name.startswith(".") and not explicit:
         return False
     return regex.match(name) is not None
 
