@@ -59,3 +59,65 @@ async def test_template_and_table(run_node, js, out):
         "</tbody></table>"
     )
     assert out(run)[0][0]["pairedItem"] == [{"item": 0}, {"item": 1}]
+
+
+LIST = '<ul><li class="a">one</li><li>two</li><li class="a">three</li><li>four</li></ul><p>Say hello</p><p>Bye</p>'
+
+
+async def test_cheerio_selector_extensions(run_node, js):
+    values = [
+        {"key": "first", "cssSelector": "li:first"},
+        {"key": "eq", "cssSelector": "li:eq(2)"},
+        {"key": "gt", "cssSelector": "li:gt(1)", "returnArray": True},
+        {"key": "odd", "cssSelector": "li:odd", "returnArray": True},
+        {"key": "contains", "cssSelector": 'p:contains("hello")'},
+        {"key": "cls", "cssSelector": "li.a:last"},
+        {"key": "group", "cssSelector": "p:first, li:first", "returnArray": True},
+    ]
+    params = {"operation": "extractHtmlContent", "extractionValues": {"values": values}, "options": {}}
+    run = await run_node("html", params, [{"data": LIST}], version=1.1)
+    assert js(run) == [
+        {
+            "first": "one",
+            "eq": "three",
+            "gt": ["three", "four"],
+            "odd": ["two", "four"],
+            "contains": "Say hello",
+            "cls": "three",
+            "group": ["one", "Say hello"],
+        }
+    ]
+
+
+async def test_bad_selector_names_the_fix(run_node):
+    params = {"operation": "extractHtmlContent", "extractionValues": {"values": [{"key": "k", "cssSelector": "p["}]}}
+    run = await run_node("html", params, [{"data": "<p>x</p>"}], version=1.2)
+    error = run["data"]["resultData"]["error"]
+    assert "'p['" in error["message"] and "CSS Selector" in error["description"]
+
+
+async def test_values_of_form_fields(run_node, js):
+    html = (
+        '<select id="m" multiple><option value="a" selected>A</option><option selected>B</option></select>'
+        '<select id="s"><option value="1">One</option><option value="2">Two</option></select>'
+        '<input id="i" value="v" disabled><textarea id="t">T &lt;x&gt;</textarea>'
+    )
+    values = [{"key": k, "cssSelector": "#" + k, "returnValue": "value"} for k in ("m", "s", "i", "t")]
+    values.append({"key": "d", "cssSelector": "#i", "returnValue": "attribute", "attribute": "disabled"})
+    params = {"operation": "extractHtmlContent", "extractionValues": {"values": values}, "options": {}}
+    run = await run_node("html", params, [{"data": html}], version=1.2)
+    assert js(run) == [{"m": "A,B", "s": "1", "i": "v", "t": "T <x>", "d": "disabled"}]
+
+
+async def test_template_values_are_javascript_strings(run_node, js):
+    template = "{{ $json.nope }}|{{ $json.o }}|{{ $json.a }}|{{ $json.price }}|{{ '$&' }}"
+    run = await run_node("html", {"html": template}, [{"o": {"x": 1}, "a": [1, [2, 3]], "price": "$5"}], version=1.2)
+    assert js(run) == [{"html": "undefined|[object Object]|1,2,3|$5|{{ '$&' }}"}]
+
+
+async def test_long_document_is_extracted(run_node, js):
+    html = "<ul>" + "".join(f"<li>item {i}</li>" for i in range(8000)) + "</ul>"
+    values = [{"key": "n", "cssSelector": "li", "returnArray": True}, {"key": "last", "cssSelector": "li:last"}]
+    params = {"operation": "extractHtmlContent", "extractionValues": {"values": values}, "options": {}}
+    run = await run_node("html", params, [{"data": html}], version=1.1)
+    assert len(js(run)[0]["n"]) == 8000 and js(run)[0]["last"] == "item 7999"

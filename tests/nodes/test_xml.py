@@ -76,3 +76,16 @@ async def test_dangerous_names_are_sanitized(run_node, js):
 async def test_continue_drops_the_failing_item_as_n8n(run_node, js):
     run = await run_node("xml", {}, [{"data": "<a>1</a>"}, {"data": "<a>"}], onError="continueRegularOutput")
     assert js(run) == [{"a": "1"}]
+
+
+async def test_long_document_is_parsed(run_node, js):
+    xml = "<r>" + "".join(f'<i n="{n}">v{n}</i>' for n in range(6000)) + "</r>"
+    run = await run_node("xml", {}, [{"data": xml}])
+    items = js(run)[0]["r"]["i"]
+    assert len(items) == 6000 and items[-1] == {"_": "v5999", "n": "5999"}
+
+
+async def test_entities_comments_and_cdata(run_node, js):
+    xml = '<a t="&lt;&#x41;&amp;">x&copy;<!-- c --><![CDATA[<raw>]]>&#65;<b/></a>'
+    run = await run_node("xml", {}, [{"data": xml}])
+    assert js(run) == [{"a": {"_": "x©<raw>A", "t": "<A&", "b": ""}}]

@@ -9,6 +9,7 @@ as parse5's); ``text`` is cheerio 1.1's ``text()`` (every text node, ``script`` 
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -19,10 +20,16 @@ from weft.nodes.builtin._html_select import SelectorError, select
 from weft.nodes.builtin._html_text import html_to_text
 from weft.nodes.builtin._paths import get_path
 from weft.nodes.builtin._utils import js_string
+from weft.nodes.builtin._xml2js import THREAD_THRESHOLD
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
 
 _ABSENT: Any = object()
+_BOOLEAN = re.compile(
+    r"^(?:autofocus|autoplay|async|checked|controls|defer|disabled|hidden|loop|multiple|open|readonly|required|scoped"
+    r"|selected)$",
+    re.IGNORECASE,
+)
 
 
 def load(html: Any) -> LexborHTMLParser:
@@ -40,11 +47,16 @@ def text_of(nodes: list[LexborNode]) -> str:
 
 
 def attribute(node: LexborNode, name: str) -> str | None:
-    """cheerio's ``attr(name)``: the value, ``""`` for an attribute written without one, ``None`` if absent."""
+    """cheerio's ``attr(name)``: the value (a boolean attribute's own name), else an option's text for ``value``,
+    ``on`` for a checkbox's or radio button's ``value``, else ``None``."""
     attributes = node.attributes
-    if name not in attributes:
-        return None
-    return attributes[name] or ""
+    if name in attributes:
+        return name if _BOOLEAN.match(name) else attributes[name] or ""
+    if name == "value" and node.tag == "option":
+        return text_of([node])
+    if name == "value" and node.tag == "input" and attributes.get("type") in ("radio", "checkbox"):
+        return "on"
+    return None
 
 
 def value_of(node: LexborNode) -> str | None:
@@ -56,7 +68,8 @@ def value_of(node: LexborNode) -> str | None:
         selected = [option for option in options if "selected" in option.attributes]
         if "multiple" in node.attributes:
             return ",".join(text_of([option]) for option in selected)
-        chosen = selected[:1] or options[:1]  # cheerio-select's :selected: the first option when none is
+        first = [options[0]] if options and options[0].parent == node else []
+        chosen = selected[:1] or first  # cheerio-select's :selected: a select's first option when none is
         return attribute(chosen[0], "value") if chosen else None
     if node.tag in ("input", "option"):
         return attribute(node, "value")
@@ -111,21 +124,25 @@ async def extract_items(
     else:
         ctx.assert_binary_data(index, prop)
         data = (await ctx.get_binary_data_buffer(index, prop)).decode("utf-8", "replace")
-    return [
-        {"json": _extracted(ctx, index, load(html), values, options, version, legacy), "pairedItem": {"item": index}}
-        for html in (data if isinstance(data, list) else [data])
-    ]
+    out: list[Item] = []
+    for html in data if isinstance(data, list) else [data]:
+        work = (ctx, index, html, values, options, version, legacy)
+        long = isinstance(html, str) and len(html) > THREAD_THRESHOLD  # read in a worker thread, the loop serving
+        extracted = await asyncio.to_thread(_extracted, *work) if long else _extracted(*work)
+        out.append({"json": extracted, "pairedItem": {"item": index}})
+    return out
 
 
 def _extracted(
     ctx: ExecuteContext,
     index: int,
-    document: LexborHTMLParser,
+    html: Any,
     values: list[dict[str, Any]],
     options: dict[str, Any],
     version: float,
     legacy: bool,
 ) -> dict[str, Any]:
+    document = load(html)
     out: dict[str, Any] = {}
     for value_data in values:
         try:

@@ -8,6 +8,7 @@ document type's entities. Element and attribute names ``__proto__``, ``construct
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,6 @@ from typing import Any
 from weft.nodes.builtin._xml_sax import SaxParser
 
 _DANGEROUS = frozenset({"__proto__", "constructor", "prototype"})
-_BLANK = re.compile(r"^\s*$")
 _RUNS = re.compile(r"\s{2,}")
 
 
@@ -37,6 +37,17 @@ class ParseOptions:
 def sanitize_xml_name(name: str) -> str:
     """n8n's ``sanitizeXmlName``: a name that would reach an object's prototype gets a prefix."""
     return f"sanitized_{name}" if name in _DANGEROUS else name
+
+
+#: Documents longer than this are parsed in a worker thread, so the event loop goes on serving meanwhile.
+THREAD_THRESHOLD = 64 * 1024
+
+
+async def parse_off_loop(text: str, options: ParseOptions) -> Any:
+    """:func:`parse`, in a worker thread for a long document."""
+    if len(text) <= THREAD_THRESHOLD:
+        return parse(text, options)
+    return await asyncio.to_thread(parse, text, options)
 
 
 def parse(text: str, options: ParseOptions) -> Any:
@@ -87,7 +98,7 @@ class _Shaper:
         charkey = self.o.charkey
         empty: str | None = None
         chars = obj.get(charkey, "")
-        if isinstance(chars, str) and _BLANK.match(chars) and not cdata:
+        if isinstance(chars, str) and (not chars or chars.isspace()) and not cdata:
             empty = obj.pop(charkey, None)
         else:
             if self.o.trim:
@@ -114,4 +125,4 @@ class _Shaper:
             obj[key] = [obj[key], value]
 
 
-__all__ = ["ParseOptions", "parse", "sanitize_xml_name"]
+__all__ = ["THREAD_THRESHOLD", "ParseOptions", "parse", "parse_off_loop", "sanitize_xml_name"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from weft.nodes.builtin._utils import js_string
@@ -59,7 +60,11 @@ def build(obj: dict[str, Any], options: BuildOptions) -> str:
 
 
 def _checked_name(name: Any) -> str:
-    text = js_string(name)
+    return _checked_text_name(name if isinstance(name, str) else js_string(name))
+
+
+@lru_cache(maxsize=4096)
+def _checked_text_name(text: str) -> str:
     _checked_chars(text)
     if not _NAME.match(text):
         raise BuildError("Invalid character in name")

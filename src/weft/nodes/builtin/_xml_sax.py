@@ -10,18 +10,38 @@ HTML's named entities, a character reference or an error, so an entity bomb or a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.entities import name2codepoint
 
-from weft.nodes.builtin._xml_sax_tags import NAME_START, SaxError, SaxHandler, TagStates
+from weft.nodes.builtin._xml_sax_tags import (
+    ATTRIBUTE,
+    END_TAG,
+    FAST_TOKEN,
+    NAME_START,
+    START_TAG,
+    SaxError,
+    SaxHandler,
+    TagStates,
+)
 
 _TEXT_RUN = re.compile(r"[^<&]*")
 _WHITESPACE = " \n\r\t"
+_XML_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 #: sax's ``ENTITIES`` (HTML 4's named entities and ``apos``), used in strict mode too.
 _ENTITIES = {**{name: chr(point) for name, point in name2codepoint.items()}, "apos": "'"}
 
 
 def _is_xml_char(num: int) -> bool:
     return num in (0x9, 0xA, 0xD) or 0x20 <= num <= 0xD7FF or 0xE000 <= num <= 0xFFFD or 0x10000 <= num <= 0x10FFFF
+
+
+def _attributes(text: str) -> dict[str, str]:
+    attributes: dict[str, str] = {}
+    if text:
+        for attr in ATTRIBUTE.finditer(text):
+            value = attr.group(2) if attr.group(2) is not None else attr.group(3)
+            attributes.setdefault(attr.group(1), value)  # sax keeps the first of a repeated attribute
+    return attributes
 
 
 class SaxParser(TagStates):
@@ -61,10 +81,19 @@ class SaxParser(TagStates):
     def parse(self, text: str) -> None:
         """Tokenize ``text`` to the end, or until the handler says it is done; raise :class:`SaxError`."""
         self.s = text
-        while self.i < len(self.s) and not self.done:
-            c = self.s[self.i]
+        handlers: dict[str, Callable[[str], None]] = {}
+        size = len(text)
+        while self.i < size and not self.done:
+            if self.state == "TEXT" and self.saw_root and not self.closed_root:
+                self._fast_run()
+                if self.i >= size or self.done:
+                    break
+            c = text[self.i]
             self.i += 1
-            getattr(self, "_" + self.state)(c)
+            handler = handlers.get(self.state)
+            if handler is None:
+                handler = handlers[self.state] = getattr(self, "_" + self.state)
+            handler(c)
         if self.done:
             return
         if self.saw_root and not self.closed_root:
@@ -95,7 +124,8 @@ class SaxParser(TagStates):
             c = self.s[self.i]
             self.i += 1
         if c == "<":
-            self.state = "OPEN_WAKA"
+            if not self._whole_tag():
+                self.state = "OPEN_WAKA"
             return
         if c not in _WHITESPACE and (not self.saw_root or self.closed_root):
             raise self.fail("Text data outside of root node.")
@@ -103,6 +133,62 @@ class SaxParser(TagStates):
             self.state = "TEXT_ENTITY"
         else:
             self.text_node += c
+
+    def _fast_run(self) -> None:
+        """Inside the root, text, the five XML entities and well-formed tags in one regular expression each, until
+        something else comes (a comment, CDATA, another entity, a malformed tag: the states take over)."""
+        text, handler, tags, i = self.s, self.handler, self.tags, self.i
+        pending = self.text_node
+        match_token = FAST_TOKEN.match
+        while True:
+            match = match_token(text, i)
+            if match is None:
+                break
+            kind = match.lastindex
+            if kind == 1:
+                pending += match.group(1)
+            elif kind == 2:
+                pending += _XML_ENTITIES[match.group(2)]
+            elif kind == 6 and tags and tags[-1] == match.group(6):  # the end tag of the open element
+                if pending:
+                    handler.text(pending, False)
+                    pending = ""
+                tags.pop()
+                i = match.end()
+                if not tags:
+                    self.closed_root = True
+                if handler.close_tag():
+                    self.done = True
+                    break
+                continue
+            elif kind == 5 and not match.group(5):  # a start tag (its last group, the slash, always takes part)
+                if pending:
+                    handler.text(pending, False)
+                    pending = ""
+                name = match.group(3)
+                tags.append(name)
+                handler.open_tag(name, _attributes(match.group(4)))
+            else:  # a self-closing tag, or an end tag that does not match: the general path (and its errors)
+                break
+            i = match.end()
+        self.text_node, self.i = pending, i
+
+    def _whole_tag(self) -> bool:
+        """A well-formed start or end tag at the ``<`` just read, taken in one step (the states would produce the
+        same events); anything else is left to the states, which report sax's errors where sax does."""
+        start = self.i - 1
+        match = START_TAG.match(self.s, start)
+        if match is not None:
+            self.attributes = _attributes(match.group(2))
+            self.tag_name, self.i = match.group(1), match.end()
+            self._open(bool(match.group(3)))
+            return True
+        match = END_TAG.match(self.s, start)
+        if match is not None:
+            self.tag_name, self.i = match.group(1), match.end()
+            self._close()
+            return True
+        return False
 
     def _OPEN_WAKA(self, c: str) -> None:
         if c == "!":

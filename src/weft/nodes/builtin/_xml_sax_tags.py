@@ -15,6 +15,16 @@ NAME_BODY = re.compile(f"[{_BODY}]")
 _ENTITY_START = re.compile(f"[#{_START}]")
 _ENTITY_BODY = re.compile(f"[#{_BODY}]")
 _WHITESPACE = " \n\r\t"
+_NAME = f"[{_START}][{_BODY}]*"
+_VALUE = "(?:\"([^\"&<]*)\"|'([^'&<]*)')"
+#: A start tag whose attribute values hold no ``&`` or ``<`` (the fast path of SaxParser._whole_tag).
+START_TAG = re.compile(
+    f"<({_NAME})((?:[ \t\r\n]+{_NAME}[ \t\r\n]*=[ \t\r\n]*(?:\"[^\"&<]*\"|'[^'&<]*'))*)[ \t\r\n]*(/?)>"
+)
+ATTRIBUTE = re.compile(f"({_NAME})[ \t\r\n]*=[ \t\r\n]*{_VALUE}")
+END_TAG = re.compile(f"</({_NAME})[ \t\r\n]*>")
+#: Text, one of the five XML entities, a start tag or an end tag (groups 1; 2; 3-5; 6).
+FAST_TOKEN = re.compile("([^<&]+)|&(amp|lt|gt|quot|apos);|" + START_TAG.pattern + "|" + END_TAG.pattern)
 
 
 class SaxError(Exception):

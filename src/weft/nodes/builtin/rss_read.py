@@ -8,6 +8,7 @@ Request node's client (``http_request._send``); ``ignoreSSL`` skips certificate 
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 import httpx
@@ -17,6 +18,7 @@ from weft.nodes.builtin import http_request as http
 from weft.nodes.builtin._http_errors import HttpRequestError
 from weft.nodes.builtin._rss_parser import FeedError, parse_feed_items
 from weft.nodes.builtin._utils import js_string
+from weft.nodes.builtin._xml2js import THREAD_THRESHOLD
 from weft.nodes.builtin._xml_sax_tags import SaxError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -79,7 +81,10 @@ async def _read(ctx: ExecuteContext, index: int, version: float) -> list[dict[st
     custom = str(options.get("customFields") or "")
     fields = [field.strip() for field in custom.split(",")] if custom else []
     try:
-        return parse_feed_items(response.text, fields)
+        text = response.text
+        if len(text) > THREAD_THRESHOLD:  # a long feed is read in a worker thread, the event loop serving meanwhile
+            return await asyncio.to_thread(parse_feed_items, text, fields)
+        return parse_feed_items(text, fields)
     except (SaxError, FeedError) as error:
         raise _error(ctx, index, str(error), "The URL does not answer with an RSS or Atom feed.") from None
 

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
 from weft.nodes.builtin._utils import js_string
-from weft.nodes.builtin._xml2js import ParseOptions, parse
+from weft.nodes.builtin._xml2js import ParseOptions, parse_off_loop
 from weft.nodes.builtin._xml2js_build import BuildError, BuildOptions, build
 from weft.nodes.builtin._xml_sax_tags import SaxError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
@@ -41,7 +41,7 @@ class Xml(NodeType):
         out: list[Item] = []
         for index, item in enumerate(ctx.get_input_data()):
             try:
-                out.append(_converted(ctx, mode, prop, options, item, index))
+                out.append(await _converted(ctx, mode, prop, options, item, index))
             except NodeOperationError:
                 if not ctx.continue_on_fail():
                     raise
@@ -61,14 +61,16 @@ def _check_keys(ctx: ExecuteContext, options: dict[str, Any]) -> None:
                 )
 
 
-def _converted(ctx: ExecuteContext, mode: Any, prop: str, options: dict[str, Any], item: Item, index: int) -> Item:
+async def _converted(
+    ctx: ExecuteContext, mode: Any, prop: str, options: dict[str, Any], item: Item, index: int
+) -> Item:
     if mode == "xmlToJson":
         if item["json"].get(prop, _ABSENT) is _ABSENT:
             message = f'Item has no JSON property called "{prop}"'
             fix = f"Set 'Property Name' to the field that holds the XML (the item has {sorted(item['json'])!r})."
             raise NodeOperationError(ctx.node.name, message, description=fix, item_index=index)
         try:
-            parsed = parse(js_string(item["json"][prop]), _parse_options(options))
+            parsed = await parse_off_loop(js_string(item["json"][prop]), _parse_options(options))
         except SaxError as error:
             raise NodeOperationError(ctx.node.name, str(error), item_index=index) from None
         return {"json": parsed}
