@@ -7,11 +7,14 @@ from __future__ import annotations
 import base64
 import itertools
 import os
+import re
 import signal
 import uuid
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -247,3 +250,17 @@ def test_the_triggers_page_resolves_its_expressions(live: LiveServer) -> None:
     assert f"<title>{data['name']}</title>" in page and ">Q2</label>" in page and "<p>42</p>" in page
     assert _post(f"{live.url}/form/{path}", [("field-0", "two")]).status_code == 200
     assert _output(live, workflow_id, "Form")[0]["json"]["Q2"] == "two"
+
+
+@pytest.mark.parametrize("version", [2, 2.3])
+def test_submitted_at_is_luxons_iso_in_utc_or_the_workflows_zone(live: LiveServer, version: float) -> None:
+    """Version 2 defaults ``useWorkflowTimezone`` to false (UTC, ``Z``), later versions to true."""
+    path = f"z-{uuid.uuid4().hex[:8]}"
+    data = _chain(_trigger(path, version))
+    data["settings"]["timezone"] = "Europe/Berlin"
+    workflow_id = live.import_workflow(data)
+    assert _post(f"{live.url}/form/{path}", [("field-0", "x")]).status_code == 200
+    stamp = _output(live, workflow_id, "Form")[0]["json"]["submittedAt"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)", stamp)
+    offset = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(ZoneInfo("Europe/Berlin")).strftime("%z")
+    assert stamp.endswith("Z" if version == 2 else f"{offset[:3]}:{offset[3:]}")
