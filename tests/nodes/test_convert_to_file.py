@@ -169,11 +169,14 @@ async def test_xlsx_and_ods_hold_the_cells(tmp_path: Path, mode: str) -> None:
     ]
 
 
-async def test_xls_is_refused_with_the_fix(tmp_path: Path) -> None:
-    run = await run_chain(tmp_path, [{"a": 1}], [convert("XLS", "xls")])
-    error = error_of(run, "XLS")
-    assert error["message"] == "Writing XLS (Excel 97-2003) files is not supported by Weft"
-    assert "XLSX" in error["description"]
+@pytest.mark.parametrize("operation", ["xls", "rtf"])
+async def test_xls_and_rtf_read_back(tmp_path: Path, operation: str) -> None:
+    items = [{"name": "Ada", "n": 1.5, "ok": True}, {"name": "Bob", "n": 2}]
+    back = {"name": "Back", "type": "extractFromFile", "parameters": {"operation": operation}, "after": "File"}
+    run = await run_chain(tmp_path, items, [convert("File", operation, options={"sheetName": "S"}), back])
+    entry = items_of(run, "File")[0]["binary"]["data"]
+    assert entry["fileName"] == f"File.{operation}"
+    assert [i["json"] for i in items_of(run, "Back")] == items
 
 
 async def test_to_json_once_each_and_formatted(tmp_path: Path) -> None:

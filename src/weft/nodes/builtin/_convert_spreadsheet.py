@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from weft.nodes.builtin._convert_sheet import flatten_object, json_to_sheet, write_csv, write_html, write_rtf
-from weft.nodes.builtin._convert_xlsx import refuse_xls, write_ods, write_xlsx
+from weft.nodes.builtin._convert_xlsx import write_ods, write_xls, write_xlsx
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
 
@@ -32,7 +32,7 @@ def _render(node_name: str, items: list[Item], file_format: str, options: dict[s
     if file_format == "ods":
         return write_ods(sheet, sheet_name, compression=bool(options.get("compression")))
     if file_format == "xls":
-        raise refuse_xls(node_name)
+        return write_xls(sheet, sheet_name)
     from weft.errors import NodeOperationError
 
     raise NodeOperationError(

@@ -1,8 +1,7 @@
-"""Writing a worksheet as an Excel (XLSX, with openpyxl) or OpenDocument (ODS) file.
+"""Writing a worksheet as an Excel (XLSX with openpyxl, XLS with xlwt) or OpenDocument (ODS) file.
 
-SheetJS's zips carry its own timestamps and layout, so the bytes differ from n8n's; the cells (values and types)
-and the sheet name are the same, which is what a reader of the file sees. XLS (BIFF8) is not written: no small
-pure-Python writer exists, so Weft refuses it with an error that suggests XLSX.
+SheetJS's files carry its own timestamps and layout, so the bytes differ from n8n's; the cells (values and types)
+and the sheet name are the same, which is what a reader of the file sees. XLS (BIFF8) is written with xlwt.
 """
 
 from __future__ import annotations
@@ -12,7 +11,6 @@ import zipfile
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from weft.errors import NodeOperationError
 from weft.nodes.builtin._convert_sheet import Cell, Sheet
 
 
@@ -52,6 +50,7 @@ _ODS_MANIFEST = (
     '<manifest:file-entry manifest:full-path="/" manifest:version="1.2" '
     'manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>'
     '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+    '<manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>'
     "</manifest:manifest>"
 )
 _ODS_NS = (
@@ -90,16 +89,24 @@ def write_ods(sheet: Sheet, sheet_name: str, *, compression: bool = False) -> by
         archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet", zipfile.ZIP_STORED)
         archive.writestr("META-INF/manifest.xml", _ODS_MANIFEST)
         archive.writestr("content.xml", content)
+        archive.writestr("styles.xml", f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles {_ODS_NS}/>')
     return out.getvalue()
 
 
-def refuse_xls(node_name: str) -> NodeOperationError:
-    """The error for writing XLS (BIFF8), which Weft does not do."""
-    return NodeOperationError(
-        node_name,
-        "Writing XLS (Excel 97-2003) files is not supported by Weft",
-        description="Use the XLSX format instead: every Excel since 2007 opens it.",
-    )
+def write_xls(sheet: Sheet, sheet_name: str) -> bytes:
+    """An Excel 97-2003 (BIFF8) workbook with one sheet holding the cells (written with xlwt)."""
+    import xlwt
+
+    workbook = xlwt.Workbook(encoding="utf-8")
+    worksheet = workbook.add_sheet(sheet_name[:31] or "Sheet")
+    for r, row in enumerate(sheet.rows):
+        for c, cell in enumerate(row):
+            value = _value(cell)
+            if value is not None:
+                worksheet.write(r, c, value if not isinstance(value, str) else value[:32767])
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
 
 
-__all__ = ["refuse_xls", "write_ods", "write_xlsx"]
+__all__ = ["write_ods", "write_xls", "write_xlsx"]

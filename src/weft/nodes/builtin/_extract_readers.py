@@ -2,7 +2,7 @@
 looks at the bytes, not at the operation): XLSX with openpyxl, ODS from its ``content.xml``, HTML tables as SheetJS
 parses them, and anything else as delimited text (:mod:`._extract_dsv`).
 
-Not read: XLS (BIFF, the Excel 97-2003 format) and RTF tables — Weft raises an error saying so.
+XLS (BIFF, the Excel 97-2003 format) is read with xlrd, and RTF tables as SheetJS reads them.
 """
 
 from __future__ import annotations
@@ -28,13 +28,79 @@ def read_workbook(data: bytes, *, raw: bool = False) -> Workbook:
     if data[:4] == b"PK\x03\x04":
         return _read_zip(data)
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        raise UnreadableSpreadsheet("Reading XLS (Excel 97-2003) files is not supported by Weft; save it as XLSX")
+        return _read_xls(data)
     text = data.decode("utf-8", "replace").lstrip("\ufeff")
     if text.lstrip().startswith("{\\rtf"):
-        raise UnreadableSpreadsheet("Reading RTF tables is not supported by Weft; convert the file to CSV or XLSX")
+        return _single(rtf_sheet(text))
     if text.lstrip().startswith("<") and re.search(r"<table", text, re.I):
         return html_workbook(text, raw=raw)
     return _single(read_text_sheet(text, raw=raw))
+
+
+def _read_xls(data: bytes) -> Workbook:
+    import xlrd
+
+    try:
+        book = xlrd.open_workbook(file_contents=data)
+    except xlrd.XLRDError as error:
+        raise UnreadableSpreadsheet(f"Could not read the XLS file: {error}") from error
+    workbook = Workbook()
+    for sheet in book.sheets():
+        grid = Grid()
+        for r in range(sheet.nrows):
+            for c in range(sheet.ncols):
+                cell = _xls_cell(sheet.cell_type(r, c), sheet.cell_value(r, c))
+                if cell is not None:
+                    grid.put(r, c, cell)
+        if sheet.nrows and sheet.ncols:
+            grid.bounds = (0, 0, sheet.nrows - 1, sheet.ncols - 1)
+        workbook.names.append(sheet.name)
+        workbook.sheets[sheet.name] = grid
+    return workbook
+
+
+def _xls_cell(kind: int, value: Any) -> Cell | None:
+    """xlrd's cell types: 1 text, 2 number, 3 date (its serial number, as SheetJS gives it), 4 boolean."""
+    if kind == 1:
+        return Cell("s", str(value))
+    if kind in (2, 3):
+        number = float(value)
+        return Cell("n", int(number) if number.is_integer() and abs(number) < 2**53 else number)
+    if kind == 4:
+        return Cell("b", bool(value))
+    return None
+
+
+def rtf_sheet(text: str) -> Grid:
+    """SheetJS ``rtf_to_sheet``: each ``\\trowd … \\row`` a row, each ``\\cell`` a cell typed from its text."""
+    rows, start = [], text.find("\\trowd")
+    while start > -1:
+        end = text.find("\\row", start + 6)
+        if end == -1:
+            break
+        rows.append(text[start : end + 4])
+        start = text.find("\\trowd", end + 4)
+    if not rows:
+        raise UnreadableSpreadsheet("RTF missing table")
+    grid, width = Grid(), 0
+    for r, row in enumerate(rows):
+        column, payload, last = -1, [], 0
+        for match in re.finditer(r"\\[\w\-]+\b", row):
+            data = row[last : match.start()]
+            data = data[1:] if data.startswith(" ") else data
+            if data:
+                payload.append(data)
+            if match.group(0) == "\\cell":
+                column += 1
+                if payload:
+                    grid.put(r, column, typed_cell("".join(payload), raw=False))
+                payload = []
+            elif match.group(0) == "\\par":
+                payload.append("\n")
+            last = match.end()
+        width = max(width, column)
+    grid.bounds = (0, 0, len(rows) - 1, width)
+    return grid
 
 
 def _single(grid: Grid) -> Workbook:
@@ -241,4 +307,4 @@ def html_workbook(text: str, *, raw: bool = False) -> Workbook:
     return workbook
 
 
-__all__ = ["UnreadableSpreadsheet", "html_decode", "html_workbook", "read_workbook"]
+__all__ = ["UnreadableSpreadsheet", "html_decode", "html_workbook", "read_workbook", "rtf_sheet"]

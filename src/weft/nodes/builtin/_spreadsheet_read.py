@@ -139,6 +139,24 @@ async def read_rows(
     return await sheet_rows(ctx, entry, options)
 
 
+_CSV_ONLY = ("delimiter", "encoding", "fromLine", "maxRowCount", "enableBOM", "relaxQuotes", "skipRecordsWithErrors")
+_SHOWN_FOR = {
+    **{name: ("csv",) for name in _CSV_ONLY},
+    "sheetName": ("ods", "xls", "xlsx"),
+    "range": ("ods", "xls", "xlsx"),
+    "includeEmptyCells": ("ods", "xls", "xlsx", "csv", "html"),
+    "headerRow": ("ods", "xls", "xlsx", "csv", "html"),
+}
+
+
+def visible_options(options: dict[str, Any], format_parameter: str, chosen: str) -> dict[str, Any]:
+    """The options n8n passes on: it drops those its display rules hide for the chosen operation (Extract from
+    File) or file format (Spreadsheet File 2, where the CSV options need the format set to CSV, not detected)."""
+    if format_parameter == "operation":
+        return {k: v for k, v in options.items() if chosen in _SHOWN_FOR.get(k, (chosen,))}
+    return {k: v for k, v in options.items() if k not in _CSV_ONLY or chosen == "csv"}
+
+
 def _format_of(entry: dict[str, Any] | None, file_format: str) -> str:
     if file_format == "autodetect" and entry is not None:
         mime, ext = entry.get("mimeType"), entry.get("fileExtension")
@@ -154,8 +172,8 @@ async def from_file(ctx: ExecuteContext, items: list[Item], format_parameter: st
     for index in range(len(items)):
         file_format = ""
         try:
-            options = ctx.get_node_parameter("options", index, {})
             file_format = ctx.get_node_parameter(format_parameter, index, "autodetect")
+            options = visible_options(ctx.get_node_parameter("options", index, {}), format_parameter, file_format)
             entry = ctx.assert_binary_data(index, ctx.get_node_parameter("binaryPropertyName", index))
             extension = entry.get("fileExtension")
             file_format = _format_of(entry, file_format)
@@ -182,4 +200,13 @@ def _failure(
     return NodeOperationError(ctx.node.name, message, description=description, item_index=index)
 
 
-__all__ = ["ReadError", "csv_options", "from_file", "pick_sheet", "read_rows", "sheet_range", "sheet_rows"]
+__all__ = [
+    "ReadError",
+    "csv_options",
+    "from_file",
+    "pick_sheet",
+    "read_rows",
+    "sheet_range",
+    "sheet_rows",
+    "visible_options",
+]
