@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from weft.testing.http_echo import RECORDED_PORT, HttpEchoServer
@@ -22,5 +23,16 @@ def recorded_http_echo(request: pytest.FixtureRequest) -> Iterator[HttpEchoServe
     if not selected:
         yield None
         return
+    if _echo_already_serving():  # one started by hand for recording (python -m weft.testing.http_echo)
+        yield None
+        return
     with HttpEchoServer(RECORDED_PORT) as server:
         yield server
+
+
+def _echo_already_serving() -> bool:
+    try:
+        answer = httpx.get(f"http://127.0.0.1:{RECORDED_PORT}/html", timeout=2)
+    except httpx.HTTPError:
+        return False
+    return answer.status_code == 200 and "<h1>Weather</h1>" in answer.text
