@@ -21,9 +21,10 @@ _FACTS = ("Title", "Author", "Subject", "Keywords", "Creator", "Producer", "Crea
 class PdfError(Exception):
     """The PDF cannot be read (pdf.js's words where they are known)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, description: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.description = description
 
 
 def _page_text(page: Any) -> str:
@@ -77,7 +78,7 @@ def _open(data: bytes, password: str | None) -> Any:
     try:
         reader = PdfReader(io.BytesIO(data))
     except (PdfReadError, ValueError, KeyError) as error:
-        raise PdfError(f"Invalid PDF structure. ({error})") from error
+        raise PdfError("Invalid PDF structure.", description=f"The file is not a readable PDF ({error}).") from error
     if reader.is_encrypted:
         if not password:
             raise PdfError("No password given")
@@ -89,15 +90,19 @@ def _open(data: bytes, password: str | None) -> Any:
 def extract_pdf(data: bytes, *, password: str | None, max_pages: int | None, join_pages: bool = True) -> dict[str, Any]:
     """n8n's result of reading a PDF (blocking: run it off the event loop)."""
     reader = _open(data, password)
-    count = len(reader.pages)
-    pages: list[str] = []
-    if max_pages != 0:
-        to_read = max_pages if max_pages and max_pages < count else count
-        pages = [_page_text(reader.pages[i]) for i in range(to_read)]
+    try:
+        count = len(reader.pages)
+        pages: list[str] = []
+        if max_pages != 0:
+            to_read = max_pages if max_pages and max_pages < count else count
+            pages = [_page_text(reader.pages[i]) for i in range(to_read)]
+        info = _info(reader)
+    except Exception as error:  # a damaged file: pypdf's many exception types, at the library's edge
+        raise PdfError("Invalid PDF structure.", description=f"The file is not a readable PDF ({error}).") from error
     return {
         "numpages": count,
         "numrender": count,
-        "info": _info(reader),
+        "info": info,
         "text": "\n\n".join(pages) if join_pages else pages,
         "version": PDFJS_VERSION,
     }
