@@ -92,3 +92,19 @@ async def test_html_written_by_v2_reads_back(tmp_path: Path) -> None:
     entry = items_of(run, "Write")[0]["binary"]["data"]
     assert entry["fileName"] == "t.htm" and base64.b64decode(entry["data"]).startswith(b"<html><head>")
     assert [i["json"] for i in items_of(run, "Read")] == PEOPLE
+
+
+async def test_a_damaged_workbook_is_an_item_error_not_a_crash(tmp_path: Path) -> None:
+    from .test_convert_to_file import convert
+
+    damaged = base64.b64encode(b"PK\x03\x04 not really a zip").decode()
+    nodes = [
+        convert("File", "toBinary", sourceProperty="x", options={"fileName": "d.xlsx"}),
+        {**sheet("V1", "fromFile", 1, after="File", options={}), "onError": "continueRegularOutput"},
+        {"name": "Extract", "type": "extractFromFile", "after": "File", "parameters": {"operation": "xlsx"}},
+    ]
+    run = await run_chain(tmp_path, [{"x": damaged}], nodes)
+    [item] = items_of(run, "V1")
+    assert item["json"]["error"].startswith("Could not read the spreadsheet: ")
+    error = error_of(run, "Extract")
+    assert error["message"].startswith("Could not read the spreadsheet: ") and error["context"]["itemIndex"] == 0

@@ -111,14 +111,13 @@ def sheet_range(options: dict[str, Any]) -> Any:
         return text
 
 
-async def sheet_rows(ctx: ExecuteContext, entry: dict[str, Any], options: dict[str, Any]) -> list[Any]:
-    """The rows of the workbook's chosen sheet (read off the event loop)."""
-    data = await ctx.binary_bytes(entry)
+async def workbook_rows(data: bytes, options: dict[str, Any]) -> list[Any]:
+    """The rows of the chosen sheet of the workbook in ``data`` (read off the event loop)."""
     try:
         workbook = await asyncio.to_thread(read_workbook, data, raw=bool(options.get("rawData")))
     except UnreadableSpreadsheet as error:
         raise ReadError(str(error)) from error
-    except Exception as error:  # a corrupt file: openpyxl's or zipfile's words
+    except Exception as error:  # a corrupt file: openpyxl's, xlrd's or zipfile's words, at the libraries' edge
         raise ReadError(f"Could not read the spreadsheet: {error}") from error
     grid = workbook.sheets[pick_sheet(workbook, options)]
     return sheet_to_json(
@@ -127,6 +126,11 @@ async def sheet_rows(ctx: ExecuteContext, entry: dict[str, Any], options: dict[s
         header_row=options.get("headerRow") is not False,
         include_empty=bool(options.get("includeEmptyCells")),
     )
+
+
+async def sheet_rows(ctx: ExecuteContext, entry: dict[str, Any], options: dict[str, Any]) -> list[Any]:
+    """The rows of a binary entry's workbook."""
+    return await workbook_rows(await ctx.binary_bytes(entry), options)
 
 
 async def read_rows(

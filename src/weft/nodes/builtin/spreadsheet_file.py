@@ -8,12 +8,11 @@ reads every format, CSV included, with SheetJS's reader, whose cells are typed (
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.builtin._convert_spreadsheet import spreadsheet_binary
-from weft.nodes.builtin._spreadsheet_read import from_file
+from weft.nodes.builtin._spreadsheet_read import ReadError, from_file, workbook_rows
 from weft.nodes.builtin.convert_to_file import all_paired, error_item
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -60,22 +59,11 @@ async def _write(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
 
 
 async def _rows_v1(ctx: ExecuteContext, index: int, options: dict[str, Any]) -> list[Any]:
-    from weft.nodes.builtin._extract_readers import UnreadableSpreadsheet, read_workbook
-    from weft.nodes.builtin._extract_sheet import sheet_to_json
-    from weft.nodes.builtin._spreadsheet_read import ReadError, pick_sheet, sheet_range
-
     data = await ctx.get_binary_data_buffer(index, ctx.get_node_parameter("binaryPropertyName", index))
     try:
-        workbook = await asyncio.to_thread(read_workbook, data, raw=bool(options.get("rawData")))
-        sheet = pick_sheet(workbook, options)
-    except (UnreadableSpreadsheet, ReadError) as error:
-        raise NodeOperationError(ctx.node.name, str(error), item_index=index) from error
-    return sheet_to_json(
-        workbook.sheets[sheet],
-        range_=sheet_range(options),
-        header_row=options.get("headerRow") is not False,
-        include_empty=bool(options.get("includeEmptyCells")),
-    )
+        return await workbook_rows(data, options)
+    except ReadError as error:
+        raise NodeOperationError(ctx.node.name, error.message, item_index=index) from error
 
 
 async def _read_v1(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
