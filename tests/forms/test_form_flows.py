@@ -264,3 +264,12 @@ def test_submitted_at_is_luxons_iso_in_utc_or_the_workflows_zone(live: LiveServe
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)", stamp)
     offset = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(ZoneInfo("Europe/Berlin")).strftime("%z")
     assert stamp.endswith("Z" if version == 2 else f"{offset[:3]}:{offset[3:]}")
+
+
+def test_a_page_with_bad_json_fields_waits_and_answers_its_error_when_opened(live: LiveServer) -> None:
+    path = f"v-{uuid.uuid4().hex[:8]}"
+    page = _node("Page", "form", 1, {"defineForm": "json", "jsonOutput": "[{not json"})
+    live.import_workflow(_chain(_trigger(path), page))
+    waiting = _post(f"{live.url}/form/{path}", [("field-0", "Ada")]).json()["formWaitingUrl"]
+    opened = httpx.get(waiting, timeout=TIMEOUT)
+    assert opened.status_code == 500 and opened.json()["message"] == "Value is not valid JSON"

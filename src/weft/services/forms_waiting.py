@@ -122,7 +122,10 @@ async def show_waiting_form(
 
 
 async def _with_downloads(runner: WorkflowRunner, page: dict[str, Any]) -> FormAnswer:
-    """A Form ending's files (``returnBinary``), read through the binary-data service; n8n's error for a missing one."""
+    """A Form ending's files (``returnBinary``), read through the binary-data service; n8n's error for a missing one.
+    A page that could not be built (bad JSON fields) answers its error, as n8n's page does when opened."""
+    if page.get("kind") == "error":
+        return WebhookResponse.json({"code": 0, "message": page.get("message"), "hint": page.get("description")}, 500)
     downloads = []
     for wanted in page.get("binaries") or []:
         entry = wanted.get("entry")

@@ -73,7 +73,10 @@ class Form(NodeType):
         trigger = _executed_trigger(ctx)
         if operation == "completion" and _has_next_page(ctx.workflow, ctx.node.name):
             raise NodeOperationError(ctx.node.name, "Completion has to be the last Form node in the workflow")
-        page = _completion(ctx, trigger) if operation == "completion" else _page(ctx, trigger)
+        try:
+            page = _completion(ctx, trigger) if operation == "completion" else _page(ctx, trigger)
+        except WeftError as error:  # n8n builds the page when it is opened: the error shows there, not here
+            page = {"kind": "error", "message": str(error), "description": getattr(error, "description", None)}
         ctx.get_context("node").update({PAGE_KEY: page, WAITING_KEY: True})
         ctx.put_execution_to_wait(_wait_till(ctx), resume_node=True)
         return [ctx.get_input_data()]
