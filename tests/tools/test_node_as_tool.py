@@ -20,6 +20,7 @@ BASE = "n8n-nodes-base."
 N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {
     "httpRequest": (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5),
     "emailSend": (2, 2.1),
+    "compression": (1, 1.1),
 }
 
 
