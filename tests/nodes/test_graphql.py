@@ -78,3 +78,55 @@ async def test_errors_in_the_response_and_bad_variables(echo):
         await run_graphql({"endpoint": echo.url + "/graphql/text", "query": "{ a }", "responseFormat": "string"})
     )
     assert answer == {"data": "not json"}
+
+
+async def test_transport_errors_as_n8n_words_them():
+    params = {"endpoint": "http://127.0.0.1:9/graphql", "query": "{ a }"}
+    run = await run_graphql(params)
+    assert run["data"]["resultData"]["error"]["message"] == "The service refused the connection - perhaps it is offline"
+    wf = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node(
+            "GraphQL", "n8n-nodes-base.graphql", params, version=1.1, position=(200, 0), onError="continueRegularOutput"
+        ),
+        connect("Start", "GraphQL"),
+    )
+    assert output(await run_workflow(wf)) == [{"error": "connect ECONNREFUSED 127.0.0.1:9"}]  # as n8n (recorded)
+    run = await run_graphql({"endpoint": "not a url", "query": "{ a }"})
+    assert run["data"]["resultData"]["error"]["message"] == "Invalid URL"
+
+
+async def test_allow_unauthorized_certs():
+    from weft.testing.smtp_server import self_signed_context
+
+    with HttpEchoServer(tls=self_signed_context()) as server:
+        params = {"endpoint": server.url + "/graphql", "query": "{ a }"}
+        run = await run_graphql(params)
+        assert "certificate" in str(run["data"]["resultData"]["error"]).lower()
+        [answer] = output(await run_graphql({**params, "allowUnauthorizedCerts": True}))
+        assert answer["body"]["query"] == "{ a }"
+
+
+async def test_credential_domain_rules(echo):
+    base = {"endpoint": echo.url + "/g", "query": "{ a }", "authentication": "headerAuth"}
+    header = {"name": "X-Token", "value": "t1"}
+
+    async def message(credential: dict[str, Any]) -> str | None:
+        run = await run_graphql(base, credentials={"httpHeaderAuth": {**header, **credential}})
+        error = run["data"]["resultData"].get("error")
+        return error["message"] if error else None
+
+    assert await message({"allowedHttpRequestDomains": "domains", "allowedDomains": "127.0.0.1"}) is None
+    assert await message({"allowedHttpRequestDomains": "none"}) == (
+        "This credential is configured to prevent use within an HTTP Request or GraphQL node"
+    )
+    assert await message({"allowedHttpRequestDomains": "domains", "allowedDomains": "*.example.com"}) == (
+        f"Domain not allowed: This credential is restricted from accessing 127.0.0.1:{echo.port}. "
+        "Only the following domains are allowed: *.example.com"
+    )
+    assert echo.requests and all(r["headers"].get("x-token") == "t1" for r in echo.requests)  # only the allowed one
+
+
+async def test_unsupported_authentication_is_named():
+    run = await run_graphql({"endpoint": "http://127.0.0.1:9/g", "query": "{ a }", "authentication": "oAuth2"})
+    assert run["data"]["resultData"]["error"]["message"] == "Authentication 'oAuth2' is not supported yet"

@@ -51,3 +51,20 @@ async def test_bad_url_and_refused_connection(run_node):
     assert run["data"]["resultData"]["error"]["message"] == 'The provided "URL" is not valid!'
     run = await run_node("rssFeedRead", {"url": "http://127.0.0.1:9/feed"}, [{}], version=1.2)
     assert run["data"]["resultData"]["error"]["message"].startswith("It was not possible to connect to the URL.")
+
+
+async def test_error_status_is_n8n_2_41s_message(run_node, feeds):
+    # n8n 2.41.1 (its request helper) says this; 2.8.4's rss-parser said "Status code 404"
+    run = await run_node("rssFeedRead", {"url": feeds.url + "/status/404"}, [{}], version=1.2)
+    assert run["data"]["resultData"]["error"]["message"] == "Request failed with status code 404"
+
+
+async def test_ignore_ssl_reads_a_self_signed_https_feed(run_node, js):
+    from weft.testing.smtp_server import self_signed_context
+
+    with HttpEchoServer(tls=self_signed_context()) as server:
+        run = await run_node("rssFeedRead", {"url": server.url + "/feed/rss"}, [{}], version=1.2)
+        assert "certificate" in str(run["data"]["resultData"]["error"]).lower()
+        params = {"url": server.url + "/feed/rss", "options": {"ignoreSSL": True}}
+        run = await run_node("rssFeedRead", params, [{}], version=1.2)
+        assert [row["title"] for row in js(run)] == ["First & foremost", "Second story"]

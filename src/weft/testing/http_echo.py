@@ -10,6 +10,7 @@ it use the fixed port :data:`RECORDED_PORT` (``python -m weft.testing.http_echo`
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -26,21 +27,24 @@ _HTML = "<html><head><title>Echo</title></head><body><h1>Weather</h1><p class='f
 class HttpEchoServer:
     """Serves in a thread; ``requests`` holds what arrived (the echoed JSON of each request)."""
 
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, *, tls: ssl.SSLContext | None = None) -> None:
         self.port = port
+        self.tls = tls  # serve HTTPS with this context (``weft.testing.smtp_server.self_signed_context()``)
         self.requests: list[dict[str, Any]] = []
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        """``http://127.0.0.1:<port>`` (started)."""
-        return f"http://127.0.0.1:{self.port}"
+        """``http://127.0.0.1:<port>`` (``https://`` with ``tls``; started)."""
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
     def start(self) -> Self:
         handler = type("Handler", (_EchoHandler,), {"server_ref": self})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
         self._httpd.daemon_threads = True
+        if self.tls is not None:
+            self._httpd.socket = self.tls.wrap_socket(self._httpd.socket, server_side=True)
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self._thread.start()

@@ -17,6 +17,7 @@ import httpx
 
 from weft.errors import NodeApiError, NodeError, NodeOperationError
 from weft.nodes.builtin import http_request as http
+from weft.nodes.builtin._http_errors import HttpRequestError
 from weft.nodes.builtin._utils import js_string
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -67,18 +68,68 @@ class GraphQL(NodeType):
                 except NodeError as error:
                     if not ctx.continue_on_fail():
                         raise
-                    out.append({"json": {"error": error.message}, "pairedItem": {"item": index}})
+                    out.append({"json": {"error": _raw_message(error)}, "pairedItem": {"item": index}})
         finally:
             for client in clients.values():
                 await client.aclose()
         return [out]
 
 
+def _raw_message(error: NodeError) -> str:
+    """What n8n outputs under "continue": the request's own error text (``connect ECONNREFUSED ...``), not the
+    friendlier message the node fails with."""
+    if isinstance(error, HttpRequestError) and isinstance(error.reason.get("message"), str):
+        return str(error.reason["message"])
+    return error.message
+
+
+def _endpoint(ctx: ExecuteContext, index: int) -> str:
+    """The endpoint, or the request library's "Invalid URL" for one it cannot send to."""
+    endpoint = js_string(ctx.get_node_parameter("endpoint", index, "")).strip()
+    try:
+        url = httpx.URL(endpoint)
+    except httpx.InvalidURL:
+        url = None
+    if url is None or url.scheme not in ("http", "https") or not url.host:
+        fix = f"Set 'URL' to the GraphQL endpoint's absolute http(s) URL (it is {endpoint!r})."
+        raise NodeApiError(ctx.node.name, "Invalid URL", description=fix, item_index=index)
+    return endpoint
+
+
 async def _credentials(ctx: ExecuteContext) -> tuple[str, dict[str, Any]] | None:
-    kind = _CREDENTIALS.get(str(ctx.get_node_parameter("authentication", 0, "none")))
+    authentication = str(ctx.get_node_parameter("authentication", 0, "none"))
+    if authentication in ("oAuth1", "oAuth2", "predefinedCredentialType"):
+        fix = "Use Basic, Digest, Header, Query or Custom auth with the same secret, or an HTTP Request node."
+        message = f"Authentication {authentication!r} is not supported yet"
+        raise NodeOperationError(ctx.node.name, message, description=fix)
+    kind = _CREDENTIALS.get(authentication)
     if kind is None:
         return None
     return kind, await ctx.get_credentials(kind)
+
+
+def _check_domain(ctx: ExecuteContext, index: int, creds: dict[str, Any], url: str) -> bool:
+    """n8n's credential domain rule (``allowedHttpRequestDomains``): raises where the credential may not go;
+    whether it is restricted to some domains."""
+    mode = creds.get("allowedHttpRequestDomains")
+    if mode == "none":
+        message = "This credential is configured to prevent use within an HTTP Request or GraphQL node"
+        raise NodeOperationError(ctx.node.name, message, item_index=index)
+    if mode != "domains":
+        return False
+    field = creds.get("allowedDomains")
+    allowed = field.strip() if isinstance(field, str) else ""
+    if not allowed:
+        message = "No allowed domains specified. Configure allowed domains or change restriction setting."
+        raise NodeOperationError(ctx.node.name, message, item_index=index)
+    target = httpx.URL(url)
+    host = target.host.lower().rstrip(".")
+    for domain in (d.strip().lower().rstrip(".") for d in allowed.split(",")):
+        if (domain.startswith("*.") and domain[2:] and host.endswith("." + domain[2:])) or (domain and host == domain):
+            return True
+    shown = target.host + (f":{target.port}" if target.port else "")
+    message = f"Domain not allowed: This credential is restricted from accessing {shown}. "
+    raise NodeOperationError(ctx.node.name, message + f"Only the following domains are allowed: {allowed}")
 
 
 async def _run_item(
@@ -125,10 +176,13 @@ def _request(ctx: ExecuteContext, index: int, creds: tuple[str, dict[str, Any]] 
     ui = ctx.get_node_parameter("headerParametersUi", index, {}) or {}
     headers = {"content-type": f"application/{request_format}"}
     headers.update({js_string(p.get("name")): js_string(p.get("value")) for p in ui.get("parameter") or []})
-    endpoint = http._checked_url(ctx, index, ctx.get_node_parameter("endpoint", index, ""))
+    endpoint = _endpoint(ctx, index)
     request = http._Request(method=method, url=endpoint, headers=headers, response={"neverError": True})
+    request.cross_origin_credentials = False  # as n8n's request library: no credentials to another host
     body: dict[str, Any] = {}
     if creds is not None:
+        if _check_domain(ctx, index, creds[1], endpoint):
+            request.follow_redirects = False  # a redirect could lead the credential elsewhere
         body = _apply_credentials(ctx, request, *creds)
     query = js_string(ctx.get_node_parameter("query", index, ""))
     if method == "GET":

@@ -68,7 +68,9 @@ async def _read(ctx: ExecuteContext, index: int, version: float) -> list[dict[st
     if not _valid_url(url):
         raise _error(ctx, index, 'The provided "URL" is not valid!', f"{url!r} is not an absolute URL.")
     headers = {"User-Agent": "rss-parser", "Accept": _RELAXED_ACCEPT if version >= 1.2 else _ACCEPT}
-    request = http._Request(method="GET", url=url, headers=headers, timeout_ms=_TIMEOUT_MS)
+    request = http._Request(
+        method="GET", url=url, headers=headers, timeout_ms=_TIMEOUT_MS, response={"neverError": True}
+    )
     verify = not options.get("ignoreSSL")
     try:
         async with httpx.AsyncClient(trust_env=False, verify=verify) as client:
@@ -78,6 +80,9 @@ async def _read(ctx: ExecuteContext, index: int, version: float) -> list[dict[st
             message = f'It was not possible to connect to the URL. Please make sure the URL "{url}" it is valid!'
             raise _error(ctx, index, message, "Check that the feed's server is running.") from None
         raise _error(ctx, index, error.message, error.description) from None
+    if not 200 <= response.status_code < 300:  # n8n 2.41's request helper (2.8.4's rss-parser: "Status code 404")
+        message = f"Request failed with status code {response.status_code}"
+        raise _error(ctx, index, message, f"The feed's server answered {url!r} with an error.")
     custom = str(options.get("customFields") or "")
     fields = [field.strip() for field in custom.split(",")] if custom else []
     try:
