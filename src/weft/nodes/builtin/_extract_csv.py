@@ -10,6 +10,7 @@ What n8n sets is what is followed: ``delimiter``, ``from_line``, ``to`` (records
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,10 +60,12 @@ class CsvParser:
         self.stopped = False
         self.record_delimiter = ""
         self.columns: list[str] | None = None
+        self._index_keys: bool | None = None
         self.expected_length: int | None = None
         self._state = _State(enabled=options.from_line == 1)
         self._pending = ""
         self._out: list[Any] = []
+        self._special = re.compile("[" + re.escape(options.delimiter[:1] or ",") + '"\r\n]')
 
     def feed(self, text: str) -> Iterator[Any]:
         self._parse(self._pending + text, end=False)
@@ -73,8 +76,12 @@ class CsvParser:
         yield from self._drain()
 
     def _drain(self) -> Iterator[Any]:
+        yield from self.take()
+
+    def take(self) -> list[Any]:
+        """The records completed and not yet handed out (after an error: those before it)."""
         out, self._out = self._out, []
-        yield from out
+        return out
 
     # -- the character loop (csv-parse's ``parse``)
 
@@ -85,9 +92,20 @@ class CsvParser:
         state, size, pos = self._state, len(buf), 0
         lookahead = max(len(self.options.delimiter), 2)
         while pos < size:
+            line_end = self._simple_line(buf, pos, size)
+            if line_end is not None:
+                pos = line_end
+                if self.stopped:
+                    return
+                continue
             if not end and pos + lookahead >= size:
                 self._pending = buf[pos:]
                 return
+            if not state.escaping:
+                run = self._plain_run(buf, pos, size)
+                if run > pos:
+                    pos = run
+                    continue
             if state.was_row_delimiter:
                 self.lines += 1
                 state.was_row_delimiter = False
@@ -98,6 +116,56 @@ class CsvParser:
                 return
         if end:
             self._finish()
+
+    def _simple_line(self, buf: str, pos: int, size: int) -> int | None:
+        """A whole line without quotes or stray line breaks, at the start of a record, split at once (the common
+        case); where the next one starts, or ``None`` to let the character loop handle it."""
+        state, delimiter = self._state, self.record_delimiter
+        if not delimiter or state.quoting or state.chars or state.record or state.was_quoting or state.escaping:
+            return None
+        found = buf.find(delimiter, pos)
+        if found == -1:
+            return None
+        line = buf[pos:found]
+        if '"' in line or "\r" in line or "\n" in line:
+            return None
+        if state.was_row_delimiter:
+            self.lines += 1
+        state.was_row_delimiter = True
+        fields = line.split(self.options.delimiter) if line else [""]
+        if not state.enabled:  # before from_line: the character loop's rules
+            state.record, state.chars = fields[:-1], [fields[-1]] if fields[-1] else []
+            self._on_record_delimiter()
+        elif line or not self.options.skip_empty_lines:
+            self._accept(fields)
+            if self.options.to != -1 and self.records >= self.options.to:
+                self.stopped = True
+        return found + len(delimiter)
+
+    def _plain_run(self, buf: str, pos: int, size: int) -> int:
+        """Take the characters from ``pos`` that need no decision (up to the next quote, or outside quotes the
+        next delimiter, quote or line break) as one piece; where they end. Line breaks inside quotes are counted
+        as the character loop counts them: a line starts at the character after a break."""
+        state = self._state
+        if state.quoting:
+            end = buf.find('"', pos)
+            end = size if end == -1 else end
+        else:
+            found = self._special.search(buf, pos)
+            end = size if found is None else found.start()
+        if end <= pos:
+            return pos
+        piece = buf[pos:end]
+        breaks = piece.count("\r") + piece.count("\n")
+        if breaks:
+            last = piece[-1] in "\r\n"
+            self.lines += (1 if state.was_row_delimiter else 0) + breaks - (1 if last else 0)
+            state.was_row_delimiter = last
+        elif state.was_row_delimiter:
+            self.lines += 1
+            state.was_row_delimiter = False
+        state.chars.append(piece)
+        return end
 
     def _step(self, buf: str, pos: int) -> int:
         """Handle the character at ``pos``; the position of the next one."""
@@ -208,8 +276,12 @@ class CsvParser:
     def _on_record(self) -> None:
         state = self._state
         record, state.record = state.record, []
-        if not state.enabled:
-            return
+        if state.enabled:
+            self._accept(record)
+
+    def _accept(self, record: list[str]) -> None:
+        """A complete record: the header, or a row (checked against the header's length)."""
+        state = self._state
         if self.options.columns and self.columns is None:
             self.columns = record
             self.expected_length = len(record)
@@ -222,7 +294,15 @@ class CsvParser:
             state.has_error = False
             return
         self.records += 1
-        self._out.append(record if self.columns is None else _keyed(self.columns, record))
+        self._out.append(record if self.columns is None else self._keyed(record))
+
+    def _keyed(self, record: list[str]) -> dict[str, str]:
+        """The record as an object keyed by the header (keys in JavaScript's order, worked out once)."""
+        columns = self.columns or []
+        if self._index_keys is None:
+            self._index_keys = bool(_index_keys(columns))
+        keyed = dict(zip(columns, record, strict=False))
+        return js_key_order(keyed) if self._index_keys else keyed
 
     def _length_error(self, got: int) -> None:
         if self.columns is not None:
@@ -240,16 +320,13 @@ class CsvParser:
         raise CsvError(code, message)
 
 
-def _keyed(columns: list[str], record: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for name, value in zip(columns, record, strict=False):
-        out[name] = value
-    return js_key_order(out)
+def _index_keys(keys: Any) -> list[str]:
+    return [k for k in keys if k.isdigit() and (k == "0" or not k.startswith("0")) and int(k) < 2**32 - 1]
 
 
 def js_key_order(data: dict[str, Any]) -> dict[str, Any]:
     """The object's keys in JavaScript's order: array-index keys ascending first, then the rest as inserted."""
-    indexes = [k for k in data if k.isdigit() and (k == "0" or not k.startswith("0")) and int(k) < 2**32 - 1]
+    indexes = _index_keys(data)
     if not indexes:
         return data
     ordered = {k: data[k] for k in sorted(indexes, key=int)}

@@ -71,6 +71,7 @@ async def _csv_rows(ctx: ExecuteContext, entry: dict[str, Any], options: dict[st
     except CsvError:
         if strict:
             raise
+        rows.extend(parser.take())  # version 1 with inline bytes: n8n keeps the rows before the error
     _check_skipped(options, parser.skipped)
     return [_without_empty(row, options) for row in rows]
 
