@@ -243,7 +243,8 @@ def test_every_n8n_version_of_the_file_nodes_is_accepted(short_name: str) -> Non
 async def test_an_empty_path_is_a_typed_error_naming_the_parameter(tmp_path: Path, files: Path) -> None:
     write = {"name": "Write", "type": "readWriteFile", "typeVersion": 1.1, "parameters": {"operation": "write"}}
     legacy = {"name": "Legacy", "type": "writeBinaryFile", "parameters": {"fileName": " "}}
-    for node in (write, legacy):
+    reader = {"name": "Reader", "type": "readBinaryFiles", "parameters": {"fileSelector": ""}}
+    for node in (write, legacy, reader):
         run = await _run(tmp_path, [node], [_text_item("x")])
         error = _task(run, node["name"])["error"]
         assert error["message"].startswith("The parameter '") and error["message"].endswith("' is empty")

@@ -56,12 +56,12 @@ class ReadBinaryFiles(NodeType):
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
-        selector = js_string(ctx.get_node_parameter("fileSelector", 0))
+        selector = require_path(ctx, js_string(ctx.get_node_parameter("fileSelector", 0)), "File Selector", 0)
         field = js_string(ctx.get_node_parameter("dataPropertyName", 0))
         count = len(ctx.get_input_data())
         out: list[Item] = []
         try:
-            for path in await find_files(selector) if selector else []:
+            for path in await find_files(selector):
                 entry = await read_file(ctx, path)
                 out.append({"binary": {field: entry}, "json": {}, "pairedItem": [{"item": i} for i in range(count)]})
         except FileSystemError as error:
