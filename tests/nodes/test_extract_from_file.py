@@ -275,3 +275,25 @@ async def test_ics_line_without_a_colon_fails_with_ts_ics_words(tmp_path: Path) 
     bad = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nnope\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
     run = await run_chain(tmp_path, [{"ics": bad}], [text_file("ics"), extract("ICS", "fromIcs")])
     assert error_of(run, "ICS")["message"] == "Line not valid: nope"
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "expected"),
+    [  # what csv-parse 7 (n8n 2.41's) gave for the same input
+        (
+            "a,b\n1,2\n\n3,4,5\n",
+            {"skip_empty_lines": True},
+            "Invalid Record Length: columns length is 2, got 3 on line 4",
+        ),
+        ('a,b\r\n1,"x\r\ny"\r\n3\r\n', {}, "Invalid Record Length: columns length is 2, got 1 on line 5"),
+        ("h\n1\n2\n3\n", {"from_line": 3}, [{"2": "3"}]),
+    ],
+)
+def test_csv_parser_counts_lines_as_csv_parse(text: str, options: dict[str, Any], expected: Any) -> None:
+    for chunk in (1, 5, len(text)):
+        if isinstance(expected, str):
+            with pytest.raises(CsvError) as raised:
+                _parse(text, chunk, **options)
+            assert raised.value.message == expected
+        else:
+            assert _parse(text, chunk, **options) == expected
