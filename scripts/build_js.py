@@ -10,6 +10,11 @@ changed and bundles, with esbuild, into ``src/weft/expressions/_js/`` (build pro
 * ``extras.js`` from ``js/src/extras/index.js``: the helpers of ``hash()`` and ``replaceSpecialChars()``;
 * ``locale-<tag>.js`` from ``js/src/locales/<tag>.js``: one locale's Intl data, loaded when first asked for.
 
+It also builds the web editor: ``editor/`` (Vue 3, Vue Flow, Vite, TypeScript; pinned ``package.json`` and
+``package-lock.json``) is type-checked with ``vue-tsc`` and built with ``vite build`` into
+``src/weft/server/editor_dist/`` (a build product, git-ignored, shipped in the wheel), served by ``weft start``
+at ``/``.
+
 It is idempotent: when nothing changed since the last build it returns at once.
 
 Usage: ``python scripts/build_js.py [--force]``
@@ -51,19 +56,19 @@ def _inputs_digest() -> str:
     return digest.hexdigest()
 
 
-def _run(cmd: list[str]) -> None:
-    result = subprocess.run(cmd, cwd=JS, capture_output=True, text=True, check=False)
+def _run(cmd: list[str], cwd: Path = JS) -> None:
+    result = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         sys.stderr.write(result.stdout + result.stderr)
         raise SystemExit(f"build_js: {' '.join(cmd)!r} failed with exit code {result.returncode}")
 
 
-def _npm_ci_if_needed() -> None:
-    installed = JS / "node_modules" / ".package-lock.json"
-    lock = JS / "package-lock.json"
+def _npm_ci_if_needed(folder: Path = JS) -> None:
+    installed = folder / "node_modules" / ".package-lock.json"
+    lock = folder / "package-lock.json"
     if installed.exists() and installed.stat().st_mtime >= lock.stat().st_mtime:
         return
-    _run(["npm", "ci", "--no-audit", "--no-fund"])
+    _run(["npm", "ci", "--no-audit", "--no-fund"], cwd=folder)
 
 
 def build(force: bool = False) -> Path:
@@ -96,7 +101,41 @@ def _built_digest(path: Path) -> str | None:
     return first[len(STAMP_PREFIX) :] if first.startswith(STAMP_PREFIX) else None
 
 
+EDITOR = ROOT / "editor"
+EDITOR_OUT = ROOT / "src" / "weft" / "server" / "editor_dist"
+EDITOR_STAMP = EDITOR_OUT / ".weft-build"
+EDITOR_INPUTS = ("package.json", "package-lock.json", "index.html", "vite.config.ts", "tsconfig.json")
+
+
+def _editor_digest() -> str:
+    digest = hashlib.sha256()
+    sources = sorted(p for p in (EDITOR / "src").rglob("*") if p.is_file())
+    for path in [*(EDITOR / name for name in EDITOR_INPUTS), *sources]:
+        digest.update(str(path.relative_to(EDITOR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def build_editor(force: bool = False) -> Path:
+    """Build the web editor into ``editor_dist/`` unless it is up to date; returns its ``index.html``."""
+    digest = _editor_digest()
+    index = EDITOR_OUT / "index.html"
+    if not force and index.exists() and EDITOR_STAMP.exists() and EDITOR_STAMP.read_text().strip() == digest:
+        return index
+    if shutil.which("npm") is None:
+        raise SystemExit("build_js: npm is not installed; install Node.js 20.19+ to build the web editor")
+    _npm_ci_if_needed(EDITOR)
+    bin_dir = EDITOR / "node_modules" / ".bin"
+    _run([str(bin_dir / "vue-tsc"), "--noEmit"], cwd=EDITOR)
+    _run([str(bin_dir / "vite"), "build", "--logLevel", "warn"], cwd=EDITOR)
+    EDITOR_STAMP.write_text(digest + "\n")
+    return index
+
+
 if __name__ == "__main__":
     build(force="--force" in sys.argv[1:])
+    build_editor(force="--force" in sys.argv[1:])
     total = sum(out.stat().st_size for out in ENTRIES) // 1024
     print(f"build_js: {len(ENTRIES)} bundles in {OUT_DIR.relative_to(ROOT)} are up to date ({total} KiB)")
+    editor = sum(p.stat().st_size for p in EDITOR_OUT.rglob("*") if p.is_file()) // 1024
+    print(f"build_js: the web editor in {EDITOR_OUT.relative_to(ROOT)} is up to date ({editor} KiB)")

@@ -22,6 +22,7 @@ from weft.server.errors import install_error_handlers
 from weft.server.mcp import routes as mcp_routes
 from weft.server.routes import (
     chat,
+    editor,
     forms,
     public_api,
     public_api_audit,
@@ -115,6 +116,7 @@ def create_app(
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    editor.install(app)  # the web editor at / and the offline /docs
     install_error_handlers(app)
     app.add_middleware(SecurityMiddleware, settings=settings)
     return app
