@@ -74,6 +74,9 @@ async def test_a_failed_execution_runs_its_error_workflow_with_n8ns_payload(inst
     assert execution["lastNodeExecuted"] == "Boom"
     assert execution["error"]["message"] == "it broke"
     assert "retryOf" not in execution
+    context = execution["executionContext"]
+    assert context["version"] == 1 and context["source"] == "trigger" and context["establishedAt"] > 0
+    assert context["triggerNode"] == {"name": "Start", "type": "n8n-nodes-base.manualTrigger"}
 
 
 async def test_manual_runs_and_inactive_error_workflows_start_nothing(instance: Instance) -> None:

@@ -4,7 +4,7 @@ n8n's ``executeErrorWorkflow``: after an execution that is not manual ends with 
 ``success`` nor ``waiting``, with ``resultData.error``), the error workflow runs in mode ``error`` from its
 Error Trigger, with one item::
 
-    {execution: {id, url, error, lastNodeExecuted, mode, retryOf}, workflow: {id, name}}
+    {execution: {id, url, error, lastNodeExecuted, mode, retryOf, executionContext}, workflow: {id, name}}
 
 The error workflow must exist, be active (n8n 2's rule) and let the failed workflow call it (its
 ``settings.callerPolicy``); otherwise the refusal is logged. A workflow
@@ -15,6 +15,8 @@ fails does not start itself again.
 from __future__ import annotations
 
 import logging
+import time
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from weft.engine import ExecutionHooks
@@ -60,12 +62,35 @@ async def error_payload(
         "mode": mode,
         "retryOf": None if stored is None else stored.retry_of,
     }
-    runtime = (run["data"].get("executionData") or {}).get("runtimeData")  # type: ignore[union-attr]
-    if runtime is not None:
-        execution["executionContext"] = runtime
+    execution["executionContext"] = execution_context(prepared, run, mode)
     if execution["retryOf"] is None:
         del execution["retryOf"]  # undefined in n8n: absent from the item
     return {"execution": execution, "workflow": {"id": workflow_id, "name": prepared.workflow.name}}
+
+
+def execution_context(prepared: PreparedWorkflow, run: Run, mode: str) -> dict[str, Any]:
+    """The execution's ``runtimeData`` (n8n's execution context): where n8n's engine keeps it, else as n8n 2 makes
+    it, ``{version: 1, establishedAt, source: <mode>, triggerNode: {name, type}}``."""
+    runtime = (run["data"].get("executionData") or {}).get("runtimeData")  # type: ignore[union-attr]
+    if isinstance(runtime, dict):
+        return runtime
+    started = str(run.get("startedAt") or "")
+    try:
+        established = int(datetime.fromisoformat(started.replace("Z", "+00:00")).timestamp() * 1000)
+    except ValueError:
+        established = int(time.time() * 1000)
+    context: dict[str, Any] = {"version": 1, "establishedAt": established, "source": mode}
+    first = _first_node(run)
+    if first is not None and first in prepared.workflow.nodes:
+        context["triggerNode"] = {"name": first, "type": prepared.workflow.nodes[first].type}
+    return context
+
+
+def _first_node(run: Run) -> str | None:
+    """The node that ran first (execution index 0): the execution's start."""
+    runs = run["data"]["resultData"].get("runData") or {}
+    order = [(task.get("executionIndex", 0), name) for name, tasks in runs.items() for task in tasks[:1]]
+    return min(order)[1] if order else None
 
 
 async def execute_error_workflow(
