@@ -121,3 +121,10 @@ async def test_long_document_is_extracted(run_node, js):
     params = {"operation": "extractHtmlContent", "extractionValues": {"values": values}, "options": {}}
     run = await run_node("html", params, [{"data": html}], version=1.1)
     assert len(js(run)[0]["n"]) == 8000 and js(run)[0]["last"] == "item 7999"
+
+
+async def test_template_default_is_n8ns_placeholder(run_node, js):
+    from weft.nodes.builtin.html import PLACEHOLDER
+
+    run = await run_node("html", {}, [{}], version=1.2)
+    assert js(run) == [{"html": PLACEHOLDER}] and PLACEHOLDER.startswith("<!DOCTYPE html>")

@@ -68,3 +68,16 @@ async def test_ignore_ssl_reads_a_self_signed_https_feed(run_node, js):
         params = {"url": server.url + "/feed/rss", "options": {"ignoreSSL": True}}
         run = await run_node("rssFeedRead", params, [{}], version=1.2)
         assert [row["title"] for row in js(run)] == ["First & foremost", "Second story"]
+
+
+async def test_podcast_items_get_itunes_fields(run_node, js, feeds):
+    run = await run_node("rssFeedRead", {"url": feeds.url + "/feed/podcast"}, [{}], version=1.2)
+    [episode] = js(run)
+    assert episode["itunes"] == {  # as rss-parser 3.13 prints it for this feed
+        "summary": "First ",  # xml2js keeps the text beside the <b> element
+        "explicit": "false",
+        "duration": "00:31:02",
+        "image": "http://127.0.0.1/e1.png",
+        "episode": "1",
+    }
+    assert episode["isoDate"] == "2026-03-03T11:00:00.000Z"

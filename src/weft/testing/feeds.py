@@ -1,6 +1,6 @@
 """Fixed documents the HTTP echo server serves for the RSS Read and GraphQL tests and recorded cases.
 
-``FIXTURE_ROUTES`` maps a path to ``(status, content type, body)``: an RSS 2.0 feed, an Atom feed, an RDF
+``FIXTURE_ROUTES`` maps a path to ``(status, content type, body)``: an RSS 2.0 feed, a podcast, an Atom feed, an RDF
 (RSS 1.0) feed, a page that is not a feed, and a GraphQL endpoint that answers with ``errors``.
 """
 
@@ -85,6 +85,25 @@ RDF = """<?xml version="1.0"?>
 </rdf:RDF>
 """
 
+PODCAST = """<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+  <channel>
+    <title>Weft Cast</title>
+    <itunes:author>Weft</itunes:author>
+    <item>
+      <title>Episode 1</title>
+      <enclosure url="http://127.0.0.1/e1.mp3" length="99" type="audio/mpeg"/>
+      <itunes:duration>00:31:02</itunes:duration>
+      <itunes:explicit>false</itunes:explicit>
+      <itunes:episode>1</itunes:episode>
+      <itunes:image href="http://127.0.0.1/e1.png"/>
+      <itunes:summary>First <b>episode</b></itunes:summary>
+      <pubDate>Tue, 03 Mar 2026 06:00:00 -0500</pubDate>
+    </item>
+  </channel>
+</rss>
+"""
+
 NOT_A_FEED = "<html><head><title>Not a feed</title></head><body><p>Hello</p></body></html>"
 BROKEN = '<?xml version="1.0"?><rss version="2.0"><channel><title>Broken</title><item></channel></rss>'
 GRAPHQL_ERRORS = (
@@ -96,6 +115,7 @@ FIXTURE_ROUTES: dict[str, tuple[int, str, str]] = {
     "/feed/rss": (200, "application/rss+xml; charset=utf-8", RSS2),
     "/feed/atom": (200, "application/atom+xml; charset=utf-8", ATOM),
     "/feed/rdf": (200, "application/rdf+xml; charset=utf-8", RDF),
+    "/feed/podcast": (200, "application/rss+xml; charset=utf-8", PODCAST),
     "/feed/not-a-feed": (200, "text/html; charset=utf-8", NOT_A_FEED),
     "/feed/broken": (200, "application/xml", BROKEN),
     "/graphql/errors": (200, "application/json", GRAPHQL_ERRORS),

@@ -25,6 +25,7 @@ from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
 
 _ABSENT: Any = object()
+_DEFAULT_VALUE = {"key": "", "cssSelector": "", "returnValue": "text", "returnArray": False}
 _BOOLEAN = re.compile(
     r"^(?:autofocus|autoplay|async|checked|controls|defer|disabled|hidden|loop|multiple|open|readonly|required|scoped"
     r"|selected)$",
@@ -113,7 +114,8 @@ async def extract_items(
 ) -> list[Item]:
     """One output item per HTML document of the input item (a JSON field's string or strings, or a binary file)."""
     prop = ctx.get_node_parameter("dataPropertyName", index, "data")
-    values = (ctx.get_node_parameter("extractionValues", index, {}) or {}).get("values") or []
+    default = {} if version == 1 or legacy else {"values": [dict(_DEFAULT_VALUE)]}  # 1.1+: one empty value
+    values = (ctx.get_node_parameter("extractionValues", index, default) or {}).get("values") or []
     options = ctx.get_node_parameter("options", index, {}) or {}
     if ctx.get_node_parameter("sourceData", index, "json") == "json":
         data = _json_source(item, prop, version, legacy)

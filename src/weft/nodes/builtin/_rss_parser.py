@@ -19,6 +19,10 @@ _ITEM_FIELDS: tuple[str | tuple[str, str] | tuple[str, str, bool], ...] = (
     *("title", "link", "pubDate", "author", "summary", ("content:encoded", "content:encoded", True)),
     *("enclosure", "dc:creator", "dc:date", "comments"),
 )
+_PODCAST_ITEM_FIELDS = (
+    *("author", "subtitle", "summary", "explicit", "duration", "image", "episode", "image", "season", "keywords"),
+    "episodeType",
+)
 _BLOCK_TAG = re.compile(r"([^\n])</?(h|br|p|ul|ol|li|blockquote|section|table|tr|div)(?:.|\n)*?>([^\n])")
 _ANY_TAG = re.compile(r"<(?:.|\n)*?>")
 
@@ -45,7 +49,21 @@ def parse_feed_items(xml: str, custom_fields: list[str]) -> list[dict[str, Any]]
     else:
         raise FeedError("Feed not recognized as RSS 1 or 2.")
     fields = [*_ITEM_FIELDS, *custom_fields]
-    return [_rss_item(item if isinstance(item, dict) else {}, fields) for item in items]
+    built = [_rss_item(item if isinstance(item, dict) else {}, fields) for item in items]
+    if isinstance(rss, dict) and re.match(r"^2", version) and rss["$"].get("xmlns:itunes"):
+        for item, entry in zip(items, built, strict=True):
+            _itunes(item if isinstance(item, dict) else {}, entry)
+    return built
+
+
+def _itunes(xml: dict[str, Any], entry: dict[str, Any]) -> None:
+    """rss-parser's ``decorateItunes`` for an item of a feed that declares the iTunes namespace."""
+    itunes: dict[str, Any] = {}
+    entry["itunes"] = itunes
+    _copy(xml, itunes, [(f"itunes:{name}", name) for name in _PODCAST_ITEM_FIELDS])
+    image = (xml.get("itunes:image") or [None])[0]
+    if isinstance(image, dict) and isinstance(image.get("$"), dict) and image["$"].get("href"):
+        itunes["image"] = image["$"]["href"]
 
 
 def _copy(xml: dict[str, Any], dest: dict[str, Any], fields: Any) -> None:

@@ -18,6 +18,51 @@ from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
 
 _RESOLVABLE = re.compile(r"({{[\s\S]*?}})")
+#: The template's default (n8n's placeholder document), used when the node has no ``html`` parameter.
+PLACEHOLDER = (
+    "<!DOCTYPE html>\n"
+    "\n"
+    "<html>\n"
+    "<head>\n"
+    '  <meta charset="UTF-8" />\n'
+    "  <title>My HTML document</title>\n"
+    "</head>\n"
+    "<body>\n"
+    '  <div class="container">\n'
+    "    <h1>This is an H1 heading</h1>\n"
+    "    <h2>This is an H2 heading</h2>\n"
+    "    <p>This is a paragraph</p>\n"
+    "  </div>\n"
+    "</body>\n"
+    "</html>\n"
+    "\n"
+    "<style>\n"
+    ".container {\n"
+    "  background-color: #ffffff;\n"
+    "  text-align: center;\n"
+    "  padding: 16px;\n"
+    "  border-radius: 8px;\n"
+    "}\n"
+    "\n"
+    "h1 {\n"
+    "  color: #ff6d5a;\n"
+    "  font-size: 24px;\n"
+    "  font-weight: bold;\n"
+    "  padding: 8px;\n"
+    "}\n"
+    "\n"
+    "h2 {\n"
+    "  color: #909399;\n"
+    "  font-size: 18px;\n"
+    "  font-weight: bold;\n"
+    "  padding: 8px;\n"
+    "}\n"
+    "</style>\n"
+    "\n"
+    "<script>\n"
+    'console.log("Hello World!");\n'
+    "</script>"
+)
 _TABLE_STYLE = "style='border-spacing:0; font-family:helvetica,arial,sans-serif'"
 _HEADER_STYLE = (
     "style='margin:0; padding:7px 20px 7px 0px; border-bottom:1px solid #eee; text-align:left; color:#888; "
@@ -60,7 +105,7 @@ def _template(ctx: ExecuteContext, index: int) -> str:
     """The template with each ``{{ … }}`` replaced by its value, first match first. The value is JavaScript's
     ``String(value)`` (as ``String.prototype.replace`` makes it: ``undefined``, ``[object Object]``, ``1,2``), so
     the conversion runs in the sandbox with the expression."""
-    html = js_string(ctx.get_node_parameter("html", index, ""))
+    html = js_string(ctx.get_node_parameter("html", index, PLACEHOLDER))
     for resolvable in _RESOLVABLE.findall(html):
         value = js_string(ctx.evaluate_expression("={{ String((\n" + resolvable[2:-2] + "\n)) }}", index))
         at = html.index(resolvable)

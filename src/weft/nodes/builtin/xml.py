@@ -72,13 +72,15 @@ async def _converted(
         try:
             parsed = await parse_off_loop(js_string(item["json"][prop]), _parse_options(options))
         except SaxError as error:
-            raise NodeOperationError(ctx.node.name, str(error), item_index=index) from None
+            fix = f"Make {prop!r} one well-formed XML document (only XML's and HTML's named entities are read)."
+            raise NodeOperationError(ctx.node.name, str(error), description=fix, item_index=index) from None
         return {"json": parsed}
     if mode == "jsonToxml":
         try:
             text = build(item["json"], _build_options(options))
         except BuildError as error:
-            raise NodeOperationError(ctx.node.name, str(error), item_index=index) from None
+            fix = "Every key of the item must be a valid XML name (no spaces, not starting with a digit)."
+            raise NodeOperationError(ctx.node.name, str(error), description=fix, item_index=index) from None
         return {"json": {prop: text}, "pairedItem": {"item": index}}
     message = f'The operation "{js_string(mode)}" is not known!'
     raise NodeOperationError(ctx.node.name, message, description="Set 'Mode' to JSON to XML or XML to JSON.")
