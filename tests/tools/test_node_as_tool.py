@@ -21,6 +21,8 @@ N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {
     "httpRequest": (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5),
     "emailSend": (2, 2.1),
     "compression": (1, 1.1),
+    "crypto": (1, 2),
+    "dateTime": (2,),
 }
 
 

@@ -23,6 +23,7 @@ const momentISO = (text) => {
 };
 const failure = (message) => Object.assign(new Error(message), { n8n: true });
 const parseDate = (date, options = {}) => {
+  if (date instanceof DateTime) return date;
   if (!Number.isNaN(Number(date)) && !options.fromFormat) {
     date = Number(date);
     if (!Number.isInteger(date)) date = date * 1000;
@@ -81,6 +82,7 @@ const run = (p) => {
 };
 return P.items.map((p) => {
   for (const key of p.__undefined) p[key] = undefined;
+  for (const [key, zone] of Object.entries(p.__zones)) p[key] = DateTime.fromISO(p[key], { zone });
   try {
     const value = run(p);
     return { json: { set: value !== undefined, value: value === undefined ? null : value } };

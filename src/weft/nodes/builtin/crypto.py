@@ -55,6 +55,7 @@ class Crypto(NodeType):
         description="Provide cryptographic utilities",
         group=("transform",),
         credentials=("crypto",),
+        usable_as_tool=True,
         defaults={
             "action": "hash",
             "binaryData": False,

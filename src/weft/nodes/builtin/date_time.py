@@ -62,7 +62,13 @@ class DateTime(NodeType):
         description="Manipulate date and time values",
         group=("transform",),
         defaults={"options": {}},
+        usable_as_tool=True,
+        properties=(
+            {"displayName": "Operation", "name": "operation", "type": "options", "default": "getCurrentDate"},
+        ),
     )
+    #: n8n marks version 2 only ``usableAsTool``.
+    tool_versions: ClassVar[tuple[float, ...]] = (2,)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         if float(ctx.node.typeVersion) < 2:
@@ -116,27 +122,49 @@ async def _execute_v2(ctx: ExecuteContext) -> list[Item]:
 def _item_parameters(ctx: ExecuteContext, names: dict[str, Any], index: int) -> dict[str, Any]:
     values: dict[str, Any] = {}
     undefined: list[str] = []
+    zones: dict[str, str] = {}
     for name, default in names.items():
         value = ctx.get_node_parameter(name, index, default)
         key = name.removeprefix("options.")
         values[key] = value
         if value is None and _is_undefined(ctx, name, index):
             undefined.append(key)
+        elif key in _DATES and isinstance(value, str) and _LUXON_ISO.match(value):
+            zone = _datetime_zone(ctx, name, index)
+            if zone:
+                zones[key] = zone
     values["__undefined"] = undefined
+    values["__zones"] = zones
     return values
 
 
 _SINGLE_SEGMENT = re.compile(r"^=\s*\{\{(.*)\}\}\s*$", re.S)
+#: The parameters that hold a date, and the text a Luxon DateTime becomes when it leaves the sandbox.
+_DATES = ("magnitude", "date", "startDate", "endDate")
+_LUXON_ISO = re.compile(r"^[+-]?\d{4,6}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}(Z|[+-]\d\d:\d\d)$")
+
+
+def _single_segment(ctx: ExecuteContext, name: str, index: int) -> str | None:
+    raw = ctx.get_node_parameter(name, index, None, raw=True)
+    match = _SINGLE_SEGMENT.match(raw) if isinstance(raw, str) else None
+    return None if match is None or "}}" in match.group(1) else match.group(1)
+
+
+def _datetime_zone(ctx: ExecuteContext, name: str, index: int) -> str | None:
+    """The zone of a Luxon DateTime an expression gave (n8n hands the node the DateTime itself, zone and all)."""
+    inner = _single_segment(ctx, name, index)
+    if inner is None:
+        return None
+    probe = f"={{{{ (() => {{ const v = ({inner}); return v instanceof DateTime ? v.zoneName : null; }})() }}}}"
+    zone = ctx.evaluate_expression(probe, index)
+    return zone if isinstance(zone, str) else None
 
 
 def _is_undefined(ctx: ExecuteContext, name: str, index: int) -> bool:
     """Whether an expression that gave ``None`` gave JavaScript's ``undefined`` (n8n parses that as "now"), not
     ``null``: the expression is asked once more, as ``(…) === undefined``."""
-    raw = ctx.get_node_parameter(name, index, None, raw=True)
-    match = _SINGLE_SEGMENT.match(raw) if isinstance(raw, str) else None
-    if match is None or "}}" in match.group(1):
-        return False
-    return ctx.evaluate_expression(f"={{{{ ({match.group(1)}) === undefined }}}}", index) is True
+    inner = _single_segment(ctx, name, index)
+    return inner is not None and ctx.evaluate_expression(f"={{{{ ({inner}) === undefined }}}}", index) is True
 
 
 def _fix(operation: str) -> str:
