@@ -90,3 +90,10 @@ def test_paths_and_options_by_version() -> None:
     assert form_path(node) == "w1"
     options = form_trigger_options(node)
     assert (options.use_workflow_timezone, options.custom_css, options.response_mode) == (False, None, "onReceived")
+
+
+def test_a_multiselect_that_is_not_json_names_the_node_and_the_fix() -> None:
+    fields = parameter_fields({"values": [{"fieldLabel": "Tags", "fieldType": "checkbox"}]}, "Survey")
+    with pytest.raises(NodeOperationError, match="'Tags' is not a JSON list of options") as info:
+        submission_json(fields, {"field-0": "a,b"}, 2.3, "Survey")
+    assert info.value.node_name == "Survey" and "JSON array" in (info.value.description or "")

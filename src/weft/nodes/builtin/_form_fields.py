@@ -164,7 +164,7 @@ def field_identifier(entry: Mapping[str, Any], version: float) -> str:
     return str(entry.get("fieldName") or "")
 
 
-def _convert(entry: Mapping[str, Any], value: Any) -> Any:
+def _convert(entry: Mapping[str, Any], value: Any, node_name: str) -> Any:
     kind = entry.get("fieldType")
     if kind == "number":
         number = js_to_number(value)
@@ -176,7 +176,9 @@ def _convert(entry: Mapping[str, Any], value: Any) -> Any:
             value = json.loads(value)
         except json.JSONDecodeError:
             raise NodeOperationError(
-                "n8n Form", f"The value of {entry.get('fieldLabel')!r} is not a JSON list of options"
+                node_name,
+                f"The value of {entry.get('fieldLabel')!r} is not a JSON list of options",
+                description="Submit the field as the form page does: a JSON array of the chosen options.",
             ) from None
         if kind == "radio" and isinstance(value, list):
             value = value[0] if value else None
@@ -185,7 +187,9 @@ def _convert(entry: Mapping[str, Any], value: Any) -> Any:
     return value
 
 
-def submission_json(fields: list[dict[str, Any]], body: Mapping[str, Any], version: float) -> dict[str, Any]:
+def submission_json(
+    fields: list[dict[str, Any]], body: Mapping[str, Any], version: float, node_name: str = "n8n Form"
+) -> dict[str, Any]:
     """n8n's ``addFormResponseDataToReturnItem``: the submitted values by field identifier."""
     result: dict[str, Any] = {}
     for index, entry in enumerate(fields):
@@ -198,7 +202,7 @@ def submission_json(fields: list[dict[str, Any]], body: Mapping[str, Any], versi
             if entry.get("elementName"):
                 result[str(entry["elementName"])] = value
             continue
-        result[name] = _convert(entry, value)
+        result[name] = _convert(entry, value, node_name)
     return result
 
 
@@ -223,7 +227,7 @@ async def form_return_item(
             entry = await ctx.prepare_binary_data(upload.data, upload.filename or None, upload.mime_type)
             name = re.sub(r"\W", "_", label, flags=re.ASCII) + (f"_{count}" if multi else "")
             binary[name] = entry
-    item: Item = {"json": submission_json(fields, body, version)}
+    item: Item = {"json": submission_json(fields, body, version, ctx.node.name)}
     item["json"]["submittedAt"] = submitted_at(ctx, use_workflow_timezone)
     item["json"]["formMode"] = submission.mode
     if ctx.get_node_parameter("options.showHeaders", 0, False):
