@@ -57,21 +57,26 @@ async def _csv_rows(ctx: ExecuteContext, entry: dict[str, Any], options: dict[st
     decoder = codecs.getincrementaldecoder(codec)("replace")
     rows: list[Any] = []
     first = True
+    stream = ctx.get_binary_stream(entry)
     try:
-        async for chunk in ctx.get_binary_stream(entry):
+        async for chunk in stream:
             text = decoder.decode(chunk)
             if first and text:
                 first = False
                 if options.get("enableBOM") and text.startswith("\ufeff"):
                     text = text[1:]
             rows.extend(await asyncio.to_thread(list, parser.feed(text)))
-            if parser.stopped:
+            if parser.stopped:  # "Max Rows": the rest of the file is not read
                 break
         rows.extend(parser.end())
     except CsvError:
         if strict:
             raise
         rows.extend(parser.take())  # version 1 with inline bytes: n8n keeps the rows before the error
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()
     _check_skipped(options, parser.skipped)
     return [_without_empty(row, options) for row in rows]
 
