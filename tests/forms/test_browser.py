@@ -176,3 +176,44 @@ def test_a_multi_page_form_with_an_upload(live: LiveServer, browser: webdriver.C
     assert run_data["Page 2"][0]["data"]["main"][0][0]["json"]["Rating"] == 5
     assert run_data["Ending"][0]["data"]["main"][0][0]["json"]["Rating"] == 5
     assert _console_errors(browser) == []
+
+
+def test_a_one_page_form_shows_its_text_and_runs_no_injected_script(
+    live: LiveServer, browser: webdriver.Chrome
+) -> None:
+    path = f"browser-{uuid.uuid4().hex[:8]}"
+    xss = '<img src="data:," onerror="window.__xss=1"><script>window.__xss=2</script>'
+    fields = [
+        {"fieldLabel": f"Name {xss}", "requiredField": True, "placeholder": xss},
+        {"fieldType": "html", "html": f"<b>Hi</b>{xss}"},
+    ]
+    options = {
+        "path": path,
+        "respondWithOptions": {"values": {"respondWith": "text", "formSubmittedText": f"Thanks {xss}"}},
+    }
+    trigger = _node(
+        "On form submission",
+        "formTrigger",
+        2.3,
+        {"formTitle": xss, "formDescription": xss, "formFields": {"values": fields}, "options": options},
+        0,
+    )
+    data = {
+        "id": uuid.uuid4().hex[:16],
+        "name": f"browser xss {path}",
+        "nodes": [trigger],
+        "connections": {},
+        "settings": {"executionOrder": "v1"},
+    }
+    workflow_id = live.import_workflow(data)
+    browser.get(f"{live.url}/form/{path}?field-0={xss}")
+    browser.find_element(By.ID, "submit-btn").click()  # the required field is empty: the page says so
+    assert browser.find_element(By.CSS_SELECTOR, ".error-field-0").text == "This field is required"
+    browser.find_element(By.ID, "field-0").send_keys("Ada")
+    browser.find_element(By.ID, "submit-btn").click()
+    wait_for(lambda: _h1(browser) == ["Form Submitted"], timeout=20)
+    assert browser.find_element(By.ID, "submitted-content").text == f"Thanks {xss}"
+    assert browser.execute_script("return window.__xss === undefined")
+    rows = wait_for(lambda: [r for r in live.executions(workflow_id) if r["status"] == "success"], timeout=20)
+    assert len(rows) == 1
+    assert _console_errors(browser) == []
