@@ -1,8 +1,9 @@
 """The web editor at ``/`` and the API docs at ``/docs``, both served by this server alone (no CDN).
 
 The editor is a Vue 3 + Vue Flow single-page app built from ``editor/`` by ``scripts/setup`` (``scripts/build_js.py``)
-into ``editor_dist/``. ``/`` and the app's own paths answer its ``index.html`` (never cached; a ``weft-owner``
-meta tag tells the app whether to offer the owner set-up form or the sign-in form), ``/assets/*`` the built files
+into ``editor_dist/``. ``/`` and the app's own paths answer its ``index.html`` (never cached; ``weft-owner`` and
+``weft-session`` meta tags tell the app whether to offer the owner set-up form or the sign-in form, so it never asks
+the API a question whose answer is an error), ``/assets/*`` the built files
 (content-hashed names: cached for a year, immutable). The app's data comes from ``/rest``, which needs the session
 cookie; the page itself holds no data, so it answers without one and shows the sign-in form.
 
@@ -26,6 +27,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from weft.server.deps import get_instance
+from weft.services.auth import COOKIE_NAME
 
 DIST = Path(__file__).resolve().parent.parent / "editor_dist"
 SWAGGER = Path(swagger_ui_bundle.swagger_ui_path)
@@ -69,7 +71,12 @@ async def editor_page(request: Request) -> Response:
         return HTMLResponse(NOT_BUILT, status_code=503, headers=_headers())
     instance = get_instance(request)
     set_up = await instance.runner.db(instance.auth.owner_is_set_up)
-    meta = f'<meta name="weft-owner" content="{"set-up" if set_up else "none"}">'
+    token = request.cookies.get(COOKIE_NAME)
+    user = await instance.runner.db(instance.auth.session_user, token) if token else None
+    meta = (
+        f'<meta name="weft-owner" content="{"set-up" if set_up else "none"}">'
+        f'<meta name="weft-session" content="{"signed-in" if user else "signed-out"}">'
+    )
     html = index.read_text(encoding="utf-8").replace("<head>", "<head>\n    " + meta, 1)
     return HTMLResponse(html, headers=_headers())
 
