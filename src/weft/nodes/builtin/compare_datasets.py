@@ -1,6 +1,6 @@
 """Compare Datasets (``n8n-nodes-base.compareDatasets`` v1, 2, 2.1, 2.2, 2.3): pairs the items of Input A and
 Input B whose match fields are equal and sorts them into four outputs: In A only, Same, Different, In B only
-(recorded: n460-n467).
+(recorded: n460-n468).
 
 As n8n: the first (or every) item of B whose fields match an item of A is its match, an A item missing a match
 field is "In A only"; a matched pair is "Same" when all fields but the skipped ones are equal (lodash

@@ -1,5 +1,5 @@
 """Crypto (``n8n-nodes-base.crypto`` v1, 2): hash, HMAC, sign, generate random strings and (2, as n8n 2.41.1)
-encrypt/decrypt (recorded: n470-n475).
+encrypt/decrypt (recorded: n470-n475, n477).
 
 Hashes and HMACs of text or of a binary property (read chunk by chunk through the node's binary helpers; the
 item's binary is then dropped, as n8n does), in hex or base64; signatures with a PEM private key (RSA PKCS#1

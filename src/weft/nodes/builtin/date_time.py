@@ -1,4 +1,4 @@
-"""Date & Time (``n8n-nodes-base.dateTime`` v1, v2) (recorded: n490-n499).
+"""Date & Time (``n8n-nodes-base.dateTime`` v1, v2) (recorded: n476, n490-n499).
 
 Version 2 (get the current date, add to / subtract from a date, format with Luxon formats, round, time between
 dates, extract a part) runs n8n's own code (:mod:`._date_time_v2_js`) in the sandbox, on the same Luxon the
@@ -63,9 +63,7 @@ class DateTime(NodeType):
         group=("transform",),
         defaults={"options": {}},
         usable_as_tool=True,
-        properties=(
-            {"displayName": "Operation", "name": "operation", "type": "options", "default": "getCurrentDate"},
-        ),
+        properties=({"displayName": "Operation", "name": "operation", "type": "options", "default": "getCurrentDate"},),
     )
     #: n8n marks version 2 only ``usableAsTool``.
     tool_versions: ClassVar[tuple[float, ...]] = (2,)
