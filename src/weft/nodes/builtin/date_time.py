@@ -94,7 +94,7 @@ async def _execute_v2(ctx: ExecuteContext) -> list[Item]:
     items = ctx.get_input_data()
     include_input = bool(ctx.get_node_parameter("options.includeInputFields", 0, False))
     names = _PARAMETERS.get(operation)
-    if names is None:
+    if names is None or not items:
         return []
     per_item = [_item_parameters(ctx, names, index) for index in range(len(items))]
     params = {"op": operation, "tz": workflow_timezone(ctx), "localZone": local_zone(), "items": per_item}

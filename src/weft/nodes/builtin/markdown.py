@@ -103,7 +103,7 @@ class Markdown(NodeType):
             {"text": ctx.get_node_parameter(source, i), "options": ctx.get_node_parameter("options", i) or {}}
             for i in range(len(items))
         ]
-        if mode not in ("htmlToMarkdown", "markdownToHtml"):
+        if mode not in ("htmlToMarkdown", "markdownToHtml") or not items:
             return [[]]
         params = json.dumps({"mode": mode, "items": per_item})
         program = f"{bundle()}\nconst P = {params};\n{_PROGRAM}"
