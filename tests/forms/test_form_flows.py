@@ -273,3 +273,21 @@ def test_a_page_with_bad_json_fields_waits_and_answers_its_error_when_opened(liv
     waiting = _post(f"{live.url}/form/{path}", [("field-0", "Ada")]).json()["formWaitingUrl"]
     opened = httpx.get(waiting, timeout=TIMEOUT)
     assert opened.status_code == 500 and opened.json()["message"] == "Value is not valid JSON"
+
+
+def test_a_form_path_is_taken_once(live: LiveServer) -> None:
+    path = f"once-{uuid.uuid4().hex[:8]}"
+    live.import_workflow(_chain(_trigger(path)))
+    again = live.client.post("/rest/workflows/import", json=_chain(_trigger(path)), params={"activate": True})
+    assert again.status_code >= 400 and path in again.text
+
+
+def test_a_version_1_form_at_its_test_url(live: LiveServer) -> None:
+    path = f"v1-{uuid.uuid4().hex[:8]}"
+    trigger = _node(
+        "Old", "formTrigger", 1, {"path": path, "formTitle": "Old", "formFields": {"values": [{"fieldLabel": "A"}]}}
+    )
+    workflow_id = live.import_workflow(_chain(trigger), activate=False)
+    assert "This is a test version of your form" in httpx.get(f"{live.url}/webhook-test/{path}/n8n-form").text
+    assert _post(f"{live.url}/webhook-test/{path}/n8n-form", [("field-0", "a")]).json() == {"status": 200}
+    assert _output(live, workflow_id, "Old")[0]["json"]["formMode"] == "test"

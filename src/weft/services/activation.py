@@ -20,7 +20,7 @@ from weft.db.workflows import StoredWorkflow
 from weft.errors import WeftError
 from weft.nodes.builtin.cron import TIMER_TRIGGER_TYPES
 from weft.nodes.builtin.error_trigger import ERROR_TRIGGER_TYPE
-from weft.nodes.builtin.form_trigger import is_form_trigger
+from weft.nodes.builtin.form_trigger import form_path, is_form_trigger
 from weft.nodes.builtin.webhook import WEBHOOK_TYPE, WebhookOptions, webhook_options
 from weft.services.errors import ActivationError
 from weft.services.prepared import PreparedWorkflow
@@ -124,6 +124,17 @@ def webhook_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
     return specs
 
 
+def form_trigger_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
+    """The Form Triggers' webhooks (``GET`` shows the form, ``POST`` takes it): a path is taken once, as in n8n."""
+    specs: list[WebhookSpec] = []
+    for node in prepared.workflow.nodes.values():
+        if is_form_trigger(node):
+            path = form_path(node) + ("/n8n-form" if node.typeVersion < 2 else "")
+            for method in ("GET", "POST"):
+                specs.append(WebhookSpec(method=method, path=path, node=node.name, webhook_id=node.webhookId))
+    return specs
+
+
 def mcp_trigger_specs(prepared: PreparedWorkflow) -> list[WebhookSpec]:
     """The MCP Server Triggers' webhooks: registered like a Webhook node's, so a path is taken once (as in n8n)."""
     nodes = [n for n in prepared.workflow.nodes.values() if is_mcp_trigger(n)]
@@ -200,7 +211,8 @@ def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflo
             f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "
             "webhook node is required. Add a Webhook or Schedule Trigger node, then activate it."
         )
-    store.webhooks.register(workflow_id, webhook_specs(prepared) + mcp_trigger_specs(prepared))
+    specs = webhook_specs(prepared) + mcp_trigger_specs(prepared) + form_trigger_specs(prepared)
+    store.webhooks.register(workflow_id, specs)
     return store.workflows.activate(workflow_id)
 
 
