@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -150,3 +151,33 @@ async def test_a_retried_execution_names_what_it_retries(instance: Instance) -> 
     by_id = {p["id"]: p for p in payloads}
     assert by_id[retried.execution_id]["retryOf"] == first and by_id[retried.execution_id]["mode"] == "retry"
     assert "retryOf" not in by_id[first]
+
+
+PAYLOADS = json.loads((Path(__file__).parent / "n8n_error_workflow_payloads.json").read_text())
+
+
+async def test_the_payload_has_the_shape_n8n_sent(instance: Instance) -> None:
+    """The same failure as recorded from a live n8n (a Webhook-started workflow failing in 'Boom')."""
+    expected = PAYLOADS["2.41.1"]
+    target = await _error_workflow(instance)
+    hook = node("Webhook", "n8n-nodes-base.webhook", {"path": "a12-fail", "httpMethod": "GET"}, version=2)
+    boom = node("Boom", "n8n-nodes-base.stopAndError", {"errorMessage": "it broke"}, position=(200, 0))
+    data = workflow(hook, boom, connect("Webhook", "Boom"), errorWorkflow=target.id)
+    stored = instance.store.workflows.create({**data, "name": expected["workflow"]["name"]})
+    prepared = instance.runner.cache.get(stored)
+    await instance.runner.run(prepared, mode="webhook", start_node="Webhook", trigger_items=[{"json": {}}])
+    rows = await _error_runs(instance, target.id)
+    run = instance.store.executions.get(rows[0].id)
+    assert run is not None and run.data is not None
+    got = run.data["resultData"]["runData"]["Handle"][0]["data"]["main"][0][0]["json"]
+    assert got["workflow"] == {"id": stored.id, "name": expected["workflow"]["name"]}
+    assert list(got["execution"]) == list(expected["execution"])
+    context, want = got["execution"]["executionContext"], expected["execution"]["executionContext"]
+    assert list(context) == list(want)
+    assert {k: v for k, v in context.items() if k != "establishedAt"} == {
+        k: v for k, v in want.items() if k != "establishedAt"
+    }
+    for key in ("lastNodeExecuted", "mode"):
+        assert got["execution"][key] == expected["execution"][key]
+    assert got["execution"]["error"]["message"] == expected["execution"]["error"]["message"]
+    assert got["execution"]["error"]["name"] == expected["execution"]["error"]["name"]

@@ -28,6 +28,8 @@ if TYPE_CHECKING:  # the runner builds these hooks for each execution
     from weft.services.runner import WorkflowRunner
 
 log = logging.getLogger("weft.error_workflow")
+#: n8n 2.41's ``runtimeData.redaction`` when nothing is redacted (tests/nodes/n8n_error_workflow_payloads.json).
+_NO_REDACTION = {"version": 2, "production": False, "manual": False}
 
 
 def error_workflow_hooks(
@@ -70,7 +72,7 @@ async def error_payload(
 
 def execution_context(prepared: PreparedWorkflow, run: Run, mode: str) -> dict[str, Any]:
     """The execution's ``runtimeData`` (n8n's execution context): where n8n's engine keeps it, else as n8n 2 makes
-    it, ``{version: 1, establishedAt, source: <mode>, triggerNode: {name, type}}``."""
+    it, ``{version: 1, establishedAt, source: <mode>, triggerNode: {name, type}, redaction}``."""
     runtime = (run["data"].get("executionData") or {}).get("runtimeData")  # type: ignore[union-attr]
     if isinstance(runtime, dict):
         return runtime
@@ -83,6 +85,7 @@ def execution_context(prepared: PreparedWorkflow, run: Run, mode: str) -> dict[s
     first = _first_node(run)
     if first is not None and first in prepared.workflow.nodes:
         context["triggerNode"] = {"name": first, "type": prepared.workflow.nodes[first].type}
+    context["redaction"] = dict(_NO_REDACTION)  # n8n 2.41's: console output is not redacted
     return context
 
 
