@@ -4,8 +4,9 @@ The shape is n8n's: ``numpages``, ``numrender``, ``info`` (pdf.js's document fac
 ``Language``, ``EncryptFilterName``, ``IsLinearized``, ``IsAcroFormPresent``, ``IsXFAPresent``,
 ``IsCollectionPresent``, ``IsSignaturesPresent`` — then the Info dictionary's entries), ``text`` (pages joined by
 a blank line, or a list of pages) and ``version``. Text is put together as n8n does: pieces on one baseline
-joined, a new baseline on a new line. Differences (documented): the XMP ``metadata`` object is not read, the
-layout of complex pages can differ from pdf.js's, and ``version`` is the pdf.js version n8n 2.41.1 reports.
+joined, a new baseline on a new line; ``metadata`` (when the file has XMP) as pdf.js's metadata parser reads it.
+Differences (documented): the layout of complex pages can differ from pdf.js's, and ``version`` is the pdf.js
+version n8n 2.41.1 reports.
 """
 
 from __future__ import annotations
@@ -71,6 +72,69 @@ def _info(reader: Any) -> dict[str, Any]:
     return info
 
 
+def _children(node: Any) -> list[Any]:
+    """pdf.js's XML children: elements and text, whitespace-only text dropped."""
+    kept = []
+    for child in node.childNodes:
+        if child.nodeType in (child.TEXT_NODE, child.CDATA_SECTION_NODE):
+            if child.data.strip():
+                kept.append(child)
+        elif child.nodeType == child.ELEMENT_NODE:
+            kept.append(child)
+    return kept
+
+
+def _text(node: Any) -> str:
+    if node.nodeType in (node.TEXT_NODE, node.CDATA_SECTION_NODE):
+        return str(node.data)
+    return "".join(_text(child) for child in _children(node))
+
+
+def _name(node: Any) -> str:
+    return str(node.tagName).lower() if node.nodeType == node.ELEMENT_NODE else "#text"
+
+
+def xmp_metadata(xml: str) -> dict[str, Any]:
+    """pdf.js's ``MetadataParser``: each ``rdf:Description`` child by its lower-cased name, its trimmed text (for
+    ``dc:creator`` and ``dc:subject`` the items of their ``rdf:Bag``/``Seq``/``Alt``); ``{}`` for bad XML."""
+    from xml.dom import minidom
+    from xml.parsers.expat import ExpatError
+
+    try:
+        root = minidom.parseString(xml[xml.find("<") :] if "<" in xml else xml).documentElement
+    except (ExpatError, ValueError):
+        return {}
+    rdf = root if _name(root) == "rdf:rdf" else next((c for c in _children(root) if _name(c) == "rdf:rdf"), None)
+    out: dict[str, Any] = {}
+    for description in _children(rdf) if rdf is not None else []:
+        if _name(description) != "rdf:description":
+            continue
+        for entry in _children(description):
+            name = _name(entry)
+            if name == "#text":
+                continue
+            if name in ("dc:creator", "dc:subject"):
+                items = _children(entry)
+                if items:
+                    sequence = items[0] if _name(items[0]) in ("rdf:bag", "rdf:seq", "rdf:alt") else None
+                    lis = [li for li in _children(sequence) if _name(li) == "rdf:li"] if sequence is not None else []
+                    out[name] = [_text(li).strip() for li in lis]
+                continue
+            out[name] = _text(entry).strip()
+    return out
+
+
+def _metadata(reader: Any) -> dict[str, Any] | None:
+    stream = reader.trailer["/Root"].get("/Metadata")
+    if stream is None:
+        return None
+    stream = stream.get_object()
+    if stream.get("/Type") != "/Metadata" or stream.get("/Subtype") != "/XML":
+        return None
+    text = stream.get_data().decode("utf-8", "replace")
+    return xmp_metadata(text) if text else None
+
+
 def _open(data: bytes, password: str | None) -> Any:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
@@ -97,12 +161,14 @@ def extract_pdf(data: bytes, *, password: str | None, max_pages: int | None, joi
             to_read = max_pages if max_pages and max_pages < count else count
             pages = [_page_text(reader.pages[i]) for i in range(to_read)]
         info = _info(reader)
+        metadata = _metadata(reader)
     except Exception as error:  # a damaged file: pypdf's many exception types, at the library's edge
         raise PdfError("Invalid PDF structure.", description=f"The file is not a readable PDF ({error}).") from error
     return {
         "numpages": count,
         "numrender": count,
         "info": info,
+        **({"metadata": metadata} if metadata is not None else {}),
         "text": "\n\n".join(pages) if join_pages else pages,
         "version": PDFJS_VERSION,
     }
