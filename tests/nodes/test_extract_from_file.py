@@ -297,3 +297,15 @@ def test_csv_parser_counts_lines_as_csv_parse(text: str, options: dict[str, Any]
             assert raised.value.message == expected
         else:
             assert _parse(text, chunk, **options) == expected
+
+
+def test_xmp_metadata_is_read_as_pdfjs_reads_it() -> None:
+    from weft.nodes.builtin._extract_pdf import xmp_metadata
+
+    xmp = (
+        'junk<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="r"><rdf:Description xmlns:dc="d">'
+        "<dc:title><rdf:Alt><rdf:li>T</rdf:li></rdf:Alt></dc:title><dc:subject>\n <rdf:Bag><rdf:li> a </rdf:li>"
+        "</rdf:Bag></dc:subject><dc:Format> x </dc:Format></rdf:Description></rdf:RDF></x:xmpmeta>"
+    )
+    assert xmp_metadata(xmp) == {"dc:title": "T", "dc:subject": ["a"], "dc:format": "x"}
+    assert xmp_metadata("<not xml") == {}
