@@ -201,3 +201,12 @@ async def test_get_a_workflow_version(api: Api) -> None:
     assert version["versionId"] == created["versionId"] and version["workflowId"] == created["id"]
     old = await run_n8n(api.credential, {**params, "versionId": "not-a-version"})
     assert old["error"]["message"] == "The resource you are requesting could not be found"
+
+
+async def test_a_credential_types_schema_as_n8n_gives_it(api: Api) -> None:
+    params = {"resource": "credential", "operation": "getSchema", "credentialTypeName": "redis"}
+    schema = jsons(await run_n8n(api.credential, params))[0]
+    assert schema["type"] == "object" and schema["additionalProperties"] is False
+    assert schema["properties"]["port"] == {"type": "number"} and schema["required"] == []
+    unknown = await run_n8n(api.credential, {**params, "credentialTypeName": "noSuchType"})
+    assert unknown["error"]["message"] == "The resource you are requesting could not be found"

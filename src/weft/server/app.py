@@ -26,6 +26,7 @@ from weft.server.routes import (
     forms,
     public_api,
     public_api_audit,
+    public_api_credential_schema,
     public_api_versions,
     rest_auth,
     rest_binary_data,
@@ -107,6 +108,7 @@ def create_app(
     app.include_router(rest_binary_data.router, prefix="/rest")
     app.include_router(public_api.router, prefix="/api/v1")
     app.include_router(public_api_audit.router, prefix="/api/v1")
+    app.include_router(public_api_credential_schema.router, prefix="/api/v1")
     app.include_router(public_api_versions.router, prefix="/api/v1")
     # first: the webhook routes are the hot path, and the router tries routes in order; the chat routes
     # (``/webhook/<id>/chat``) go before the generic ``/webhook/<path>`` route
