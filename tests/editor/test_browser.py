@@ -33,7 +33,17 @@ from tests.editor._pages import (  # noqa: E402
     sign_in,
     status,
 )
-from tests.server.conftest import EXAMPLES, LiveServer, example_workflow, unique_path, wait_for  # noqa: E402
+from tests.server.conftest import (  # noqa: E402
+    EXAMPLES,
+    LiveServer,
+    example_workflow,
+    free_port,
+    serve_in_thread,
+    unique_path,
+    wait_for,
+)
+
+from weft.settings import Settings  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -241,3 +251,37 @@ def test_list_search_rename_duplicate_export_delete(live: LiveServer, browser: A
     names = [w["name"] for w in live.client.get("/rest/workflows").json()["data"]]
     assert workflow["name"] + " renamed" in names and workflow["name"] + " copy" not in names
     assert console_errors(browser) == []
+
+
+def test_a_fresh_instance_offers_the_owner_set_up_then_signs_in(tmp_path: Path, browser: Any) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    settings = Settings(
+        user_folder=tmp_path,
+        database_url=f"sqlite:///{tmp_path}/weft.sqlite",
+        encryption_key="test-key",
+        port=port,
+        public_url=url + "/",
+    )
+    server, thread = serve_in_thread(settings, port)
+    try:
+        browser.get(url + "/")
+        heading = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".signin h1"))[0]
+        assert heading.text == "Set up the owner account"
+        browser.find_element(By.ID, "first-name").send_keys("Ada")
+        browser.find_element(By.ID, "last-name").send_keys("Owner")
+        browser.find_element(By.ID, "email").send_keys("ada@example.com")
+        browser.find_element(By.ID, "password").send_keys("weak")
+        browser.find_element(By.ID, "signin-submit").click()
+        assert "Password" in wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".signin .error"))[0].text
+        assert [e for e in console_errors(browser) if "owner/setup" not in e["message"]] == []  # the 400 itself
+        browser.find_element(By.ID, "password").clear()
+        browser.find_element(By.ID, "password").send_keys("Passw0rd-long")
+        browser.find_element(By.ID, "signin-submit").click()
+        wait_for(lambda: browser.find_elements(By.ID, "create"))
+        browser.refresh()  # the session cookie keeps the browser signed in
+        wait_for(lambda: browser.find_elements(By.ID, "create"))
+        assert console_errors(browser) == []
+    finally:
+        server.should_exit = True
+        thread.join(10)
