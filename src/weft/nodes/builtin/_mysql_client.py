@@ -117,7 +117,7 @@ class MySqlConnection:
 
         conn = await self._connection()
         results: list[Any] = []
-        async with conn.cursor() as cursor:
+        async with conn.cursor(_quiet_cursor()) as cursor:
             try:
                 await cursor.execute(text)
                 while True:
@@ -155,6 +155,18 @@ class MySqlConnection:
         if isinstance(raw, bytes | bytearray):
             return {"type": "Buffer", "data": list(raw)}
         return typed_value(kind, raw, self._values)
+
+
+def _quiet_cursor() -> Any:
+    """aiomysql's cursor without its ``SHOW WARNINGS`` after each statement (it turns them into Python warnings;
+    mysql2 counts them in ``warningStatus`` and says nothing)."""
+    import aiomysql
+
+    class QuietCursor(aiomysql.Cursor):  # type: ignore[misc]
+        async def _show_warnings(self, conn: Any) -> None:
+            return None
+
+    return QuietCursor
 
 
 def _info(message: bytes) -> str:
