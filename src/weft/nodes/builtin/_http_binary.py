@@ -3,7 +3,8 @@ streams from the store into the request, so a 200 MB file never sits in memory w
 
 A downloaded file is named as n8n's ``prepareBinaryData`` names an ``IncomingMessage``: the
 ``content-disposition`` file name, else the URL's path without its first ``/`` (its last part); typed by
-``content-type``; its ``directory`` is the URL without credentials when redirects are followed (recorded: cases n760-n763).
+``content-type``; its ``directory`` is the URL without credentials when redirects are followed (recorded: cases
+n760-n763).
 """
 
 from __future__ import annotations
