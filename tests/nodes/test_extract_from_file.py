@@ -309,3 +309,30 @@ def test_xmp_metadata_is_read_as_pdfjs_reads_it() -> None:
     )
     assert xmp_metadata(xmp) == {"dc:title": "T", "dc:subject": ["a"], "dc:format": "x"}
     assert xmp_metadata("<not xml") == {}
+
+
+#: what SheetJS 0.20.3 (n8n 2.41's) gave for these texts, read as delimited text and as an HTML table cell
+SHEETJS_DATES = [
+    ("2024-01-15", 45306, "2024-01-15T00:00:00.000Z"),
+    ("2024-01-15 10:30", 45306.4375, "2024-01-15T10:30:00.000Z"),
+    ("1/15/2024", 45306, "2024-01-15T00:00:00.000Z"),
+    ("1-15-2024", 45306, "1907-09-14T00:00:00.000Z"),
+    ("10:30", 0.4375, "1899-12-31T10:30:00.000Z"),
+    ("1:30 pm", 0.5625, None),
+    ("2/28/1900", 60, 60),
+    ("15/01/2024", "15/01/2024", "15/01/2024"),
+    ("Jan 15 2024", "Jan 15 2024", "Jan 15 2024"),
+    ("2024-01-15 10:30:45.123456", 45306.438022256945, "2024-01-15T10:30:45.122Z"),
+]
+
+
+def test_date_like_text_is_typed_as_sheetjs_types_it() -> None:
+    from weft.nodes.builtin._extract_readers import read_workbook
+    from weft.nodes.builtin._extract_sheet import sheet_to_json
+
+    text = "\n".join(value for value, _, _ in SHEETJS_DATES)
+    html = "<table>" + "".join(f"<tr><td>{value}</td></tr>" for value, _, _ in SHEETJS_DATES) + "</table>"
+    as_text = [row[0] for row in sheet_to_json(read_workbook(text.encode()).sheets["Sheet1"], header_row=False)]
+    as_html = [row[0] for row in sheet_to_json(read_workbook(html.encode()).sheets["Sheet1"], header_row=False)]
+    assert as_text == [serial for _, serial, _ in SHEETJS_DATES]
+    assert as_html == [value for _, _, value in SHEETJS_DATES]

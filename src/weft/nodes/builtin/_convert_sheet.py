@@ -19,14 +19,18 @@ from weft.nodes.builtin._utils import is_number, js_string
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A SheetJS cell: type ``s``/``n``/``b``/``z`` and value."""
+    """A SheetJS cell: type ``s``/``n``/``b``/``z`` (``d``: a date, read), value and text."""
 
     t: str
     v: Any
+    w: str | None = None
+    """The text the cell was read from, when it was read from text (SheetJS keeps it as the cell's text)."""
 
     @property
     def text(self) -> str:
         """The cell's formatted text (SheetJS ``format_cell`` with the General format)."""
+        if self.w is not None:
+            return self.w
         if self.v is None:
             return ""
         if self.t == "b":

@@ -4,8 +4,8 @@ characters (``,``, tab, ``;`` or ``|``, outside quotes), a ``sep=`` first line h
 quoted text as text. This is how Spreadsheet File 1 reads CSV, and how SheetJS reads any text file given to the
 XLSX/ODS/XLS operations.
 
-SheetJS also turns date-like text into date serial numbers; Weft keeps such text as it is (a documented
-difference), and it reads text without a byte order mark as UTF-8 where SheetJS reads it as Latin-1.
+Date-like text becomes its date serial number (:mod:`._extract_dates`). Text without a byte order mark is read
+as UTF-8 where SheetJS reads it as Latin-1 (a documented difference).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import math
 import re
 
 from weft.nodes.builtin._convert_sheet import Cell
+from weft.nodes.builtin._extract_dates import date_number, fuzzy_date, html_date_value
 from weft.nodes.builtin._extract_sheet import Grid
 from weft.nodes.builtin._utils import js_to_number
 
@@ -57,15 +58,23 @@ def fuzzy_number(text: str) -> float:
     return math.nan
 
 
-def typed_cell(text: str, *, raw: bool, declared: str = "") -> Cell:
-    """A cell from text as SheetJS types it: strings when ``raw``, ``TRUE``/``FALSE``, numbers (fuzzily)."""
+def typed_cell(text: str, *, raw: bool, declared: str = "", dates: str | None = None) -> Cell:
+    """A cell from text as SheetJS types it: strings when ``raw``, ``TRUE``/``FALSE``, numbers (fuzzily), and with
+    ``dates`` date-like text as a date (``"serial"``: its serial number, as delimited text gives it to n8n;
+    ``"iso"``: an ISO string, as an HTML table's date cell becomes in JSON)."""
     if raw or not text.strip() or declared == "s":
         return Cell("s", text)
     if text in ("TRUE", "FALSE"):
-        return Cell("b", text == "TRUE")
+        return Cell("b", text == "TRUE", text)
     number = fuzzy_number(text)
     if not math.isnan(number):
-        return Cell("n", int(number) if float(number).is_integer() and abs(number) < 2**53 else number)
+        return Cell("n", int(number) if float(number).is_integer() and abs(number) < 2**53 else number, text)
+    moment = fuzzy_date(text) if dates else None
+    if moment is not None:
+        if dates == "serial":
+            return Cell("n", date_number(moment), text)
+        value = html_date_value(text)
+        return Cell("n" if isinstance(value, int | float) else "d", value, text)
     return Cell("s", text)
 
 
@@ -78,7 +87,7 @@ def _typed(text: str, *, raw: bool) -> Cell | None:
         if text.startswith('="') and text.endswith('"'):
             return Cell("s", text[2:-1].replace('""', '"'))
         return Cell("s", text)
-    return typed_cell(text, raw=raw)
+    return typed_cell(text, raw=raw, dates="serial")
 
 
 def _separator_of(text: str) -> tuple[str, str]:

@@ -291,7 +291,8 @@ def _html_sheet(table: str, *, raw: bool) -> Grid:
             declared = re.search(r'data-t="([^"]*)"', tag)
             text = html_decode(content)
             if text:
-                grid.put(max(r, 0), c, typed_cell(text, raw=raw, declared=declared.group(1) if declared else ""))
+                kind = declared.group(1) if declared else ""
+                grid.put(max(r, 0), c, typed_cell(text, raw=raw, declared=kind, dates="iso"))
             c += int(span.group(1)) if span else 1
     return grid
 
