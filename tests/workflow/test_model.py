@@ -102,11 +102,11 @@ def test_an_old_export_with_a_numeric_id_loads() -> None:
 
 def test_every_node_weft_cannot_run_is_named_in_one_error() -> None:
     nodes = [
-        {"name": "Fn", "type": "n8n-nodes-base.function", "typeVersion": 1, "position": [0, 0], "parameters": {}},
-        {"name": "Every hour", "type": "n8n-nodes-base.cron", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {"name": "Fn", "type": "n8n-nodes-base.notANode", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {"name": "Every hour", "type": "n8n-nodes-base.notATrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
     ]
     with pytest.raises(UnknownNodeTypeError) as info:
         validate_workflow(parse_workflow({"name": "old", "nodes": nodes, "connections": {}}), default_registry())
     message = info.value.message
-    assert message.startswith("2 nodes cannot run in Weft: 'Fn': Unknown node type 'n8n-nodes-base.function'")
-    assert "'Every hour': Unknown node type 'n8n-nodes-base.cron'" in message
+    assert message.startswith("2 nodes cannot run in Weft: 'Fn': Unknown node type 'n8n-nodes-base.notANode'")
+    assert "'Every hour': Unknown node type 'n8n-nodes-base.notATrigger'" in message
