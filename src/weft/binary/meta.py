@@ -96,7 +96,17 @@ def sniff(head: bytes) -> tuple[str, str] | None:
         return "video/mp4", "mp4"
     if head[:4] == b"PK\x03\x04":
         return "application/zip", "zip"
-    return None
+    return _mpeg_audio(head)
+
+
+def _mpeg_audio(head: bytes) -> tuple[str, str] | None:
+    """``file-type``'s last rule: an MPEG audio frame sync (so a UTF-16 BOM, ``FF FE``, reads as ``mp1``, as in n8n)."""
+    if len(head) < 2 or head[0] != 0xFF or head[1] & 0xE0 != 0xE0:
+        return None
+    if head[1] & 0x16 == 0x10:
+        return "audio/aac", "aac"
+    layer = head[1] & 0x06
+    return {0x02: ("audio/mpeg", "mp3"), 0x04: ("audio/mpeg", "mp2"), 0x06: ("audio/mpeg", "mp1")}.get(layer)
 
 
 def describe(file_path: str | None = None, mime_type: str | None = None, head: bytes | None = None) -> dict[str, Any]:
