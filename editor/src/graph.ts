@@ -239,10 +239,14 @@ export function toFlow(workflow: Workflow, statuses: Record<string, NodeStatus> 
   return { nodes, edges };
 }
 
-/** Set the position of the node ``name`` (n8n's ``[x, y]``). */
-export function moveNode(workflow: Workflow, name: string, x: number, y: number): void {
+/** Set the position of the node ``name`` (n8n's ``[x, y]``); false when it did not move (a click, not a drag). */
+export function moveNode(workflow: Workflow, name: string, x: number, y: number): boolean {
   const node = workflow.nodes.find((n) => n.name === name);
-  if (node) node.position = [Math.round(x), Math.round(y)];
+  if (!node) return false;
+  const [oldX, oldY] = Array.isArray(node.position) ? node.position : [0, 0];
+  if (Math.abs(oldX - x) < 0.5 && Math.abs(oldY - y) < 0.5) return false;
+  node.position = [Math.round(x), Math.round(y)];
+  return true;
 }
 
 function parseHandle(handle: string | null | undefined): [string, number] | undefined {

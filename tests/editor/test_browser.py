@@ -31,6 +31,7 @@ from tests.editor._pages import (  # noqa: E402
     paste_import,
     row,
     sign_in,
+    sign_in_with_form,
     status,
 )
 from tests.server.conftest import (  # noqa: E402
@@ -145,6 +146,25 @@ def test_webhook_set_respond_imported_activated_called_and_its_execution_opened(
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".read-only") and status(browser, "Webhook"))
     assert [status(browser, n["name"]) for n in workflow["nodes"]] == ["1 item"] * 3
     assert not browser.find_elements(By.ID, "save")  # read-only: no editing
+    assert console_errors(browser) == []
+
+
+def test_executing_a_webhook_workflow_listens_and_shows_the_test_call(live: LiveServer, browser: Any) -> None:
+    path = unique_path("editor-test")
+    workflow = example_workflow("webhook_set_respond.json", path)
+    workflow["name"] = f"Listening {path}"
+    live.import_workflow(workflow, activate=False)
+    sign_in(browser, live)
+    open_workflow(browser, workflow["name"], node_count=3)
+    browser.find_element(By.ID, "run").click()
+    message = wait_for(lambda: browser.find_elements(By.ID, "message"))[0]
+    wait_for(lambda: "Waiting for a test call" in message.text)
+    url = message.text.split(": ", 1)[1]
+    assert url == f"{live.settings.public_url.rstrip('/')}/webhook-test/{path}"
+    answer = httpx.post(url, json={"a": 1, "b": 1, "name": "bo", "tags": []}, timeout=10)
+    assert answer.status_code == 200 and answer.json()["greeting"] == "Hello BO"
+    wait_for(lambda: status(browser, "Respond to Webhook"), timeout=15)
+    assert [status(browser, n["name"]) for n in workflow["nodes"]] == ["1 item"] * 3
     assert console_errors(browser) == []
 
 
@@ -281,6 +301,10 @@ def test_a_fresh_instance_offers_the_owner_set_up_then_signs_in(tmp_path: Path, 
         wait_for(lambda: browser.find_elements(By.ID, "create"))
         browser.refresh()  # the session cookie keeps the browser signed in
         wait_for(lambda: browser.find_elements(By.ID, "create"))
+        browser.find_element(By.CSS_SELECTOR, ".sign-out").click()
+        assert wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".signin h1"))[0].text == "Sign in"
+        sign_in_with_form(browser, url, "ada@example.com", "Passw0rd-long")
+        assert browser.find_element(By.CSS_SELECTOR, ".who").text == "ada@example.com"
         assert console_errors(browser) == []
     finally:
         server.should_exit = True

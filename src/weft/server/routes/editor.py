@@ -101,6 +101,11 @@ async def swagger_asset(request: Request) -> Response:
     return _file(SWAGGER, name, "public, max-age=86400")
 
 
+async def favicon(_: Request) -> Response:
+    """No icon (the editor's page declares an empty one): 204, so a browser logs no failed request."""
+    return Response(status_code=204, headers=_headers(cache="public, max-age=86400"))
+
+
 def _script_hashes(html: str) -> str:
     found = re.findall(r"<script>(.*?)</script>", html, flags=re.S)
     return " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in found)
@@ -153,6 +158,7 @@ def install(app: FastAPI) -> None:
     app.router.routes[:] = [r for r in app.router.routes if getattr(r, "path", None) not in replaced]
     app.router.routes.extend(_docs_routes(app))
     app.router.routes.append(Route("/assets/{name}", editor_asset, methods=["GET"], include_in_schema=False))
+    app.router.routes.append(Route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False))
     for path in SPA_PATHS:
         app.router.routes.append(Route(path, editor_page, methods=["GET"], include_in_schema=False))
 
