@@ -141,7 +141,7 @@ class MySqlConnection:
                 "info": _info(getattr(result, "message", b"") or b""),
                 "serverStatus": getattr(result, "server_status", 0) or 0,
                 "warningStatus": getattr(result, "warning_count", 0) or 0,
-                "changedRows": 0,
+                "changedRows": _changed_rows(getattr(result, "message", b"") or b""),
             }
         columns = [(d[0], d[1]) for d in cursor.description]
         return [
@@ -167,6 +167,14 @@ def _quiet_cursor() -> Any:
             return None
 
     return QuietCursor
+
+
+def _changed_rows(message: bytes) -> int:
+    """mysql2 reads ``changedRows`` from the OK packet's info (``Rows matched: 1  Changed: 1  Warnings: 0``)."""
+    import re
+
+    found = re.match(r"^[^:0-9]+: [0-9]+[^:0-9]+: ([0-9]+)", _info(message))
+    return int(found.group(1)) if found else 0
 
 
 def _info(message: bytes) -> str:

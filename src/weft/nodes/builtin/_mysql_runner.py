@@ -145,7 +145,9 @@ def error_item(query: MyQuery | dict[str, Any], error: NodeOperationError) -> It
         else query
     )
     index = error.item_index or 0
-    return {"json": {"message": error.message, "item": dict(what), "itemIndex": index}, "pairedItem": {"item": index}}
+    json = {"message": error.message, "item": dict(what), "itemIndex": index}
+    # n8n 2.41 puts the error beside the json: the engine then shows the item as {error: message}
+    return {"json": json, "error": error.to_json(), "pairedItem": {"item": index}}
 
 
 def _error_json(error: NodeOperationError) -> dict[str, Any]:

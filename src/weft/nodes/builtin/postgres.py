@@ -20,7 +20,7 @@ from weft.nodes.builtin._postgres_ops import (
     select_queries,
     table_names,
 )
-from weft.nodes.builtin._postgres_runner import Query, RunOptions, error_json, run_queries
+from weft.nodes.builtin._postgres_runner import Query, RunOptions, run_queries
 from weft.nodes.builtin._postgres_types import parsers_for
 from weft.nodes.builtin._postgres_write import Schemas, insert_query, update_query, upsert_query
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
@@ -114,7 +114,7 @@ async def _write(
         except NodeError as error:
             if not ctx.continue_on_fail():
                 raise
-            errors[index] = {"json": {"error": error_json(ctx, error)}, "pairedItem": {"item": index}}
+            errors[index] = {"json": {"error": _thrown_json(error)}, "pairedItem": {"item": index}}
     if errors and run.batching != "independently":
         return list(errors.values())
     out = await run_queries(ctx, db, queries, run)
@@ -138,6 +138,12 @@ def _merge_errors(out: list[Item], errors: dict[int, Item]) -> list[Item]:
     total = len(out) + len(errors)
     results = iter(out)
     return [errors[i] if i in errors else next(results) for i in range(total)]
+
+
+def _thrown_json(error: NodeError) -> dict[str, Any]:
+    """An n8n error object as JSON (its ``toJSON``), as an operation's checks put it in ``{json: {error}}``."""
+    data: dict[str, Any] = {"message": error.message, "timestamp": error.timestamp, "name": "NodeOperationError"}
+    return data | {"context": dict(error.context), "cause": {"name": "Error", "message": error.message}}
 
 
 __all__ = ["Postgres"]
