@@ -66,6 +66,12 @@ class CsvParser:
         self._pending = ""
         self._out: list[Any] = []
         self._special = re.compile("[" + re.escape(options.delimiter[:1] or ",") + '"\r\n]')
+        self._line_pattern: re.Pattern[str] | None = None
+        if len(options.delimiter) == 1:
+            d = re.escape(options.delimiter)
+            field_ = f'"(?:[^"]|"")*"|[^"{d}\r\n]*'
+            self._line_pattern = re.compile(f"(?:{field_})(?:{d}(?:{field_}))*")
+            self._field_pattern = re.compile(f"(?:^|{d})({field_})")
 
     def feed(self, text: str) -> Iterator[Any]:
         self._parse(self._pending + text, end=False)
@@ -127,12 +133,14 @@ class CsvParser:
         if found == -1:
             return None
         line = buf[pos:found]
-        if '"' in line or "\r" in line or "\n" in line:
+        if "\r" in line or "\n" in line:
+            return None
+        fields = self._quoted_fields(line) if '"' in line else line.split(self.options.delimiter)
+        if fields is None:
             return None
         if state.was_row_delimiter:
             self.lines += 1
         state.was_row_delimiter = True
-        fields = line.split(self.options.delimiter) if line else [""]
         if not state.enabled:  # before from_line: the character loop's rules
             state.record, state.chars = fields[:-1], [fields[-1]] if fields[-1] else []
             self._on_record_delimiter()
@@ -141,6 +149,13 @@ class CsvParser:
             if self.options.to != -1 and self.records >= self.options.to:
                 self.stopped = True
         return found + len(delimiter)
+
+    def _quoted_fields(self, line: str) -> list[str] | None:
+        """The fields of a line whose quotes are all well formed (whole quoted fields, ``""`` inside); else
+        ``None`` (the character loop then finds the error, or the field that goes on past the line)."""
+        if self._line_pattern is None or not self._line_pattern.fullmatch(line):
+            return None
+        return [f[1:-1].replace('""', '"') if f[:1] == '"' else f for f in self._field_pattern.findall(line)]
 
     def _plain_run(self, buf: str, pos: int, size: int) -> int:
         """Take the characters from ``pos`` that need no decision (up to the next quote, or outside quotes the
