@@ -99,3 +99,9 @@ async def test_v1_format_and_calculate(run_node, js):
     assert js(await run_node("dateTime", calc, DATES))[0]["data"] == "2024-02-29T00:00:00.000Z"
     run = await run_node("dateTime", {"value": "nope"}, DATES)
     assert "could not be recognized" in run["data"]["resultData"]["error"]["message"]
+
+
+async def test_v1_custom_format_left_empty_is_moments_default(run_node, js):
+    params = {"value": "2024-01-02T03:04:05Z", "custom": True}
+    assert js(await run_node("dateTime", params, DATES))[0]["data"] == "2024-01-02T03:04:05+00:00"
+    assert js(await run_node("dateTime", {"value": "2024-01-02T03:04:05Z"}, DATES))[0]["data"] == "01/02/2024"

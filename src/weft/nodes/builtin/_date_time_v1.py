@@ -73,7 +73,8 @@ def _as_number(value: Any) -> Any:
 
 def _format(ctx: ExecuteContext, index: int, workflow_zone: str, local: ZoneInfo) -> str:
     value = _as_number(ctx.get_node_parameter("value", index, ""))
-    to_format = ctx.get_node_parameter("toFormat", index, "MM/DD/YYYY")
+    custom = bool(ctx.get_node_parameter("custom", index, False))  # the two toFormat fields have their own defaults
+    to_format = ctx.get_node_parameter("toFormat", index, "" if custom else "MM/DD/YYYY")
     options = ctx.get_node_parameter("options", index, {}) or {}
     from_format = options.get("fromFormat")
     is_integer = isinstance(value, int) and not isinstance(value, bool)
