@@ -23,6 +23,7 @@ N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {
     "compression": (1, 1.1),
     "crypto": (1, 2),
     "dateTime": (2,),
+    "rssFeedRead": (1, 1.1, 1.2),
 }
 
 
