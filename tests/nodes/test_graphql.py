@@ -130,3 +130,13 @@ async def test_credential_domain_rules(echo):
 async def test_unsupported_authentication_is_named():
     run = await run_graphql({"endpoint": "http://127.0.0.1:9/g", "query": "{ a }", "authentication": "oAuth2"})
     assert run["data"]["resultData"]["error"]["message"] == "Authentication 'oAuth2' is not supported yet"
+
+
+def test_as_a_tool_only_shown_parameters_count():
+    from weft.nodes.builtin.graphql import GraphQL
+    from weft.nodes.node_tool import shown_parameters
+
+    get = {"requestMethod": "GET", "query": "={{ $fromAI('q') }}", "variables": "={{ $fromAI('v') }}"}
+    assert set(shown_parameters(get, GraphQL())) == {"requestMethod", "query"}  # n8n drops GET's variables
+    post = {**get, "requestMethod": "POST"}
+    assert set(shown_parameters(post, GraphQL())) == {"requestMethod", "query", "variables"}

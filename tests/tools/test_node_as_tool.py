@@ -24,6 +24,7 @@ N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {
     "crypto": (1, 2),
     "dateTime": (2,),
     "rssFeedRead": (1, 1.1, 1.2),
+    "graphql": (1, 1.1),
 }
 
 

@@ -39,6 +39,7 @@ class GraphQL(NodeType):
         versions=(1, 1.1),
         description="Makes a GraphQL request and returns the received data",
         group=("input",),
+        usable_as_tool=True,
         credentials=tuple(_CREDENTIALS.values()),
         defaults={
             "authentication": "none",
@@ -51,6 +52,26 @@ class GraphQL(NodeType):
             "operationName": "",
         },
     )
+
+    #: n8n's property order and ``displayOptions``: a tool's ``$fromAI()`` schema reads only the shown parameters.
+    parameter_order: ClassVar[tuple[str, ...]] = (
+        *("authentication", "nodeCredentialType", "requestMethod", "endpoint", "allowUnauthorizedCerts"),
+        *("requestFormat", "query", "variables", "operationName", "responseFormat", "dataPropertyName"),
+        "headerParametersUi",
+    )
+    parameter_display: ClassVar[dict[str, list[dict[str, dict[str, list[Any]]]]]] = {
+        "nodeCredentialType": [{"show": {"authentication": ["predefinedCredentialType"]}}],
+        "requestFormat": [{"show": {"requestMethod": ["POST"]}}],
+        "variables": [{"show": {"requestFormat": ["json"], "requestMethod": ["POST"]}}],
+        "operationName": [{"show": {"requestFormat": ["json"], "requestMethod": ["POST"]}}],
+        "dataPropertyName": [{"show": {"responseFormat": ["string"]}}],
+    }
+    display_defaults: ClassVar[dict[str, Any]] = {
+        "authentication": "none",
+        "requestMethod": "POST",
+        "requestFormat": "json",  # 1.1's (1's is graphql)
+        "responseFormat": "json",
+    }
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         creds = await _credentials(ctx)
