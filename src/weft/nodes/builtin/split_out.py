@@ -33,10 +33,29 @@ class SplitOut(NodeType):
                 )
             options = params.get("options", index, {}) or {}
             include = params.get("include", index, "noOtherFields")
-            split = _split_item(item, fields, options, include)
+            try:
+                split = _split_item(item, fields, options, include)
+            except DestinationCountError as error:
+                raise NodeOperationError(
+                    ctx.node.name, str(error), description="Give one destination field name per field, comma-separated."
+                ) from None
             for entry in split:
                 output.append(_finish(ctx, params, item, entry, fields, include, options, index))
         return [output]
+
+
+class DestinationCountError(ValueError):
+    """Several fields to split out, and a different number of destination fields."""
+
+
+def destination_fields(options: dict[str, Any], field_count: int) -> list[str]:
+    """``options.destinationFieldName`` as n8n reads it: one name per field to split out, comma-separated."""
+    names = [name.strip() for name in str(options.get("destinationFieldName") or "").split(",") if name.strip()]
+    if names and len(names) != field_count:
+        raise DestinationCountError(
+            "If multiple fields to split out are given, the same number of destination fields must be given"
+        )
+    return names
 
 
 def _elements(item: Item, field: str, dot: bool) -> list[Any]:
@@ -53,10 +72,11 @@ def _elements(item: Item, field: str, dot: bool) -> list[Any]:
 def _split_item(item: Item, fields: list[str], options: dict[str, Any], include: str) -> list[dict[str, Any]]:
     """One entry per element; several fields are split side by side (element ``i`` of each in entry ``i``)."""
     dot = not options.get("disableDotNotation")
-    destination = options.get("destinationFieldName") or ""
+    destinations = destination_fields(options, len(fields))
     multi = len(fields) > 1
     split: list[dict[str, Any]] = []
-    for field in fields:
+    for field_index, field in enumerate(fields):
+        destination = destinations[field_index] if field_index < len(destinations) else ""
         for position, element in enumerate(_elements(item, field, dot)):
             if position >= len(split):
                 split.append({"json": {}})
