@@ -34,10 +34,11 @@ from weft.services.binary_data import binary_service, store_pending
 from weft.services.db_services import DbServices, ResponseSink
 from weft.services.error_workflow import error_workflow_hooks
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
+from weft.services.resume_data import first_task, seed_resume
 from weft.services.signing import ResumeSigner
 from weft.services.write_lock import sqlite_write_lock
 from weft.settings import Settings
-from weft.workflow import ExecuteData, Item, Run, RunExecutionData
+from weft.workflow import Item, Run, RunExecutionData
 from weft.workflow.items import empty_run_data
 
 log = logging.getLogger("weft.executions")
@@ -258,7 +259,7 @@ class WorkflowRunner:
         data = restore_waiting_keys(stored.data or empty_run_data())
         location = Location(str(stored.workflow_id or ""), stored.id)
         resume_items = await store_pending(self.options.binary_data, location, resume_items)
-        _seed_resume(data, resume_items, resume_request)
+        seed_resume(data, resume_items, resume_request)
         prepared = prepare(stored.workflow_data or {}, self.registry)
         services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
         execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
@@ -279,7 +280,7 @@ class WorkflowRunner:
 
     async def retry(self, stored: StoredExecution) -> RunResult:
         """Run a finished execution's workflow again from its start, with the same trigger input (mode ``retry``)."""
-        first = _first_task(stored.data or empty_run_data())
+        first = first_task(stored.data or empty_run_data())
         prepared = prepare(stored.workflow_data or {}, self.registry)
         start = first[0] if first else None
         items = first[1] if first else None
@@ -363,42 +364,6 @@ def _log_failure(execution_id: str, run: Run) -> None:
         error.get("message"),
         error.get("stack") or "",
     )
-
-
-def _seed_resume(
-    data: RunExecutionData, resume_items: list[Item] | None, resume_request: dict[str, Any] | None
-) -> None:
-    stack: list[ExecuteData] = data["executionData"]["nodeExecutionStack"]
-    if not stack:
-        return
-    head = stack[0]
-    if data.get("waitReason") == "resume-node":
-        if resume_request is not None:
-            head["metadata"] = {**(head.get("metadata") or {}), "resumeRequest": resume_request}
-        return
-    if resume_items is not None:
-        head["data"] = {**head["data"], "main": [resume_items]}
-
-
-def _first_task(data: RunExecutionData) -> tuple[str, list[Item]] | None:
-    """The node that ran first and the items it was given (``inputOverride`` or its own output for triggers)."""
-    first: tuple[int, str, Any] | None = None
-    for name, tasks in data.get("resultData", {}).get("runData", {}).items():
-        for task in tasks:
-            index = task.get("executionIndex", 0)
-            if first is None or index < first[0]:
-                first = (index, name, task)
-    if first is None:
-        return None
-    _, name, task = first
-    output = ((task.get("data") or {}).get("main") or [[]])[0] or []
-    items: list[Item] = []
-    for item in output:
-        fresh: Item = {"json": item.get("json", {})}
-        if "binary" in item:
-            fresh["binary"] = item["binary"]
-        items.append(fresh)
-    return name, items
 
 
 __all__ = ["RunResult", "WorkflowRunner"]
