@@ -140,3 +140,44 @@ def test_as_a_tool_only_shown_parameters_count():
     assert set(shown_parameters(get, GraphQL())) == {"requestMethod", "query"}  # n8n drops GET's variables
     post = {**get, "requestMethod": "POST"}
     assert set(shown_parameters(post, GraphQL())) == {"requestMethod", "query", "variables"}
+
+
+async def test_a_post_is_not_redirected_a_get_is():
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Redirect(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            """Quiet."""
+
+        def do_GET(self) -> None:
+            if self.path.startswith("/moved"):
+                self._answer(302, b'{"from": "redirect"}', {"location": "/target"})
+            else:
+                self._answer(200, b'{"from": "target"}', {})
+
+        do_POST = do_GET
+
+        def _answer(self, status: int, body: bytes, headers: dict[str, str]) -> None:
+            self.send_response(status)
+            for name, value in {
+                **headers,
+                "content-type": "application/json",
+                "content-length": str(len(body)),
+            }.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/moved"
+        assert output(await run_graphql({"endpoint": url, "query": "{ a }"})) == [{"from": "redirect"}]
+        assert output(await run_graphql({"endpoint": url, "query": "{ a }", "requestMethod": "GET"})) == [
+            {"from": "target"}
+        ]
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -200,6 +200,7 @@ def _request(ctx: ExecuteContext, index: int, creds: tuple[str, dict[str, Any]] 
     endpoint = _endpoint(ctx, index)
     request = http._Request(method=method, url=endpoint, headers=headers, response={"neverError": True})
     request.cross_origin_credentials = False  # as n8n's request library: no credentials to another host
+    request.follow_redirects = method in ("GET", "HEAD")  # n8n's legacy request follows no POST redirect
     body: dict[str, Any] = {}
     if creds is not None:
         if _check_domain(ctx, index, creds[1], endpoint):
