@@ -140,11 +140,18 @@ function subNodeOutput(type: string): string | undefined {
   return SUB_NODE_OUTPUTS.find(([pattern]) => pattern.test(type))?.[1];
 }
 
+/** n8n's order of a node's connection types: main first, then the agent's Model, Memory, Tool, Output Parser. */
+function rank(type: string): number {
+  if (type === "main") return -1;
+  const at = AGENT_INPUTS.indexOf(type);
+  return at >= 0 ? at : AGENT_INPUTS.length;
+}
+
 function handles(direction: "in" | "out", used: Map<string, number>, defaults: string[]): HandleSpec[] {
   const counts = new Map(used);
   for (const type of defaults) if (!counts.has(type)) counts.set(type, 1);
   const specs: HandleSpec[] = [];
-  const order = [...counts.keys()].sort((a, b) => (a === "main" ? -1 : b === "main" ? 1 : 0));
+  const order = [...counts.keys()].sort((a, b) => rank(a) - rank(b));
   for (const type of order) {
     for (let index = 0; index < (counts.get(type) ?? 0); index++) {
       specs.push({ id: handleId(direction, type, index), type, index });

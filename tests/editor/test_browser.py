@@ -110,13 +110,20 @@ def test_an_agent_with_sticky_notes_is_drawn_n8n_style_and_runs(live: LiveServer
     ai_edges = browser.find_elements(By.CSS_SELECTOR, ".vue-flow__edge.edge-ai path.vue-flow__edge-path")
     assert len(ai_edges) == 3 and len(edges(browser)) == 5
     assert {e.value_of_css_property("stroke-dasharray") for e in ai_edges} == {"6px, 4px"}
+    browser.find_element(By.ID, "executions").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".executions .empty"))
     browser.find_element(By.ID, "run").click()
     wait_for(lambda: status(browser, "AI Agent"), timeout=20)
     assert browser.find_element(By.ID, "message").text.endswith(": success")
+    listed = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".execution-row"))  # the panel lists the run
+    assert [r.find_element(By.CSS_SELECTOR, ".execution-mode").text for r in listed] == ["manual"]
     statuses = {name: status(browser, name) for name in ("Manual Trigger", "Question", "AI Agent", "Calculator")}
     assert statuses == {"Manual Trigger": "1 item", "Question": "1 item", "AI Agent": "1 item", "Calculator": "1 item"}
     assert status(browser, "Demo Chat Model") == "2 items"  # asked twice: the tool call, then the answer
     assert node(browser, "AI Agent").find_element(By.CSS_SELECTOR, ".canvas-node.status-success")
+    labels = [e.text for e in node(browser, "AI Agent").find_elements(By.CSS_SELECTOR, ".ai-label")]
+    assert labels == ["Model", "Memory", "Tool", "Parser"]  # n8n's order of the agent's inputs
+    browser.find_element(By.ID, "fit").click()
     browser.save_screenshot(str(DOCS / "editor-canvas.png"))
     assert console_errors(browser) == []
 
