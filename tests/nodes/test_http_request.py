@@ -156,6 +156,7 @@ async def test_file_response_is_binary_data(http_server: str) -> None:
         "fileSize": "32 B",
         "bytes": 32,
         "fileExtension": "png",
+        "directory": f"{http_server}/file",  # v4 follows redirects: n8n writes the URL it ended at
     }
 
 
