@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from weft.ai.mcp.sdk import McpTool, Transport
 from weft.errors import NodeOperationError
 from weft.nodes.contract import NodeContext
+from weft.nodes.credential_domains import assert_credential_allows_url
 
 #: n8n's default for ``options.timeout``: how long a tool call may take.
 DEFAULT_TIMEOUT_MS = 60000.0
@@ -106,27 +107,7 @@ def auth_headers(authentication: str, credential: Mapping[str, Any]) -> dict[str
 
 def check_credential_domain(node_name: str, credential: Mapping[str, Any], url: str, surface: str) -> None:
     """n8n 2.x's rule for a credential's ``allowedHttpRequestDomains`` (``all`` / ``domains`` / ``none``)."""
-    mode = credential.get("allowedHttpRequestDomains")
-    if mode == "none":
-        raise NodeOperationError(node_name, f"This credential is configured to prevent use within an {surface} node")
-    if mode != "domains":
-        return
-    allowed = str(credential.get("allowedDomains") or "").strip()
-    if not allowed:
-        raise NodeOperationError(
-            node_name, "No allowed domains specified. Configure allowed domains or change restriction setting."
-        )
-    host = (urlsplit(url).hostname or "").lower().rstrip(".")
-    for domain in (d.strip().lower().rstrip(".") for d in allowed.split(",")):
-        if domain.startswith("*.") and domain[2:] and host.endswith("." + domain[2:]):
-            return
-        if domain and host == domain:
-            return
-    raise NodeOperationError(
-        node_name,
-        f"Domain not allowed: This credential is restricted from accessing {urlsplit(url).netloc}. "
-        f"Only the following domains are allowed: {allowed}",
-    )
+    assert_credential_allows_url(node_name, credential, url, surface=surface)
 
 
 async def credential_headers(ctx: NodeContext, authentication: str, url: str, surface: str) -> dict[str, str]:

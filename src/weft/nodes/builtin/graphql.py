@@ -20,6 +20,7 @@ from weft.nodes.builtin import http_request as http
 from weft.nodes.builtin._http_errors import HttpRequestError
 from weft.nodes.builtin._utils import js_string
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.nodes.credential_domains import assert_credential_allows_url
 from weft.workflow import Item, NodeOutput
 from weft.workflow.jsjson import js_json_parse_error
 
@@ -132,25 +133,8 @@ async def _credentials(ctx: ExecuteContext) -> tuple[str, dict[str, Any]] | None
 def _check_domain(ctx: ExecuteContext, index: int, creds: dict[str, Any], url: str) -> bool:
     """n8n's credential domain rule (``allowedHttpRequestDomains``): raises where the credential may not go;
     whether it is restricted to some domains."""
-    mode = creds.get("allowedHttpRequestDomains")
-    if mode == "none":
-        message = "This credential is configured to prevent use within an HTTP Request or GraphQL node"
-        raise NodeOperationError(ctx.node.name, message, item_index=index)
-    if mode != "domains":
-        return False
-    field = creds.get("allowedDomains")
-    allowed = field.strip() if isinstance(field, str) else ""
-    if not allowed:
-        message = "No allowed domains specified. Configure allowed domains or change restriction setting."
-        raise NodeOperationError(ctx.node.name, message, item_index=index)
-    target = httpx.URL(url)
-    host = target.host.lower().rstrip(".")
-    for domain in (d.strip().lower().rstrip(".") for d in allowed.split(",")):
-        if (domain.startswith("*.") and domain[2:] and host.endswith("." + domain[2:])) or (domain and host == domain):
-            return True
-    shown = target.host + (f":{target.port}" if target.port else "")
-    message = f"Domain not allowed: This credential is restricted from accessing {shown}. "
-    raise NodeOperationError(ctx.node.name, message + f"Only the following domains are allowed: {allowed}")
+    surface = "HTTP Request or GraphQL"
+    return assert_credential_allows_url(ctx.node.name, creds, url, surface=surface, item_index=index) is not None
 
 
 async def _run_item(

@@ -21,6 +21,7 @@ from weft.nodes.builtin._http_errors import _find_message as find_message
 from weft.nodes.builtin._http_optimize import response_optimizer
 from weft.nodes.builtin._http_tool_display import DISPLAY_DEFAULTS, PARAMETER_DISPLAY
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.nodes.credential_domains import assert_credential_allows_url, assert_url_allowed
 from weft.workflow import Item, NodeOutput, PairedItem
 
 DEFAULT_TIMEOUT_MS = 300_000
@@ -48,6 +49,7 @@ class _Request:
     cross_origin_credentials: bool = True  # 4.4+: not sent on to another origin unless the option says so
     response: dict[str, Any] = field(default_factory=dict)
     upload: UploadBody | None = None  # a binary body, streamed from the store
+    allowed_domains: str | None = None  # the credential's domain allowlist, checked at every redirect hop
     downloaded: dict[str, Any] | None = None  # the response as a stored file (its binary entry)
 
 
@@ -263,6 +265,7 @@ async def _apply_auth(ctx: ExecuteContext, index: int, request: _Request) -> Non
         fix = "Use 'Generic Credential Type' with Basic, Digest, Header, Query or Bearer auth and the same secret."
         raise _fail(ctx, index, f"Authentication with credential type {named!r} is not supported yet", fix)
     creds = await ctx.get_credentials(kind)
+    request.allowed_domains = assert_credential_allows_url(ctx.node.name, creds, request.url, item_index=index)
     if kind in ("httpBasicAuth", "httpDigestAuth"):
         auth_class = httpx.BasicAuth if kind == "httpBasicAuth" else httpx.DigestAuth
         request.auth = auth_class(str(creds.get("user") or ""), str(creds.get("password") or ""))
@@ -311,6 +314,7 @@ async def _send(
                     break
                 await response.aclose()
                 url, params = str(response.url.join(location)), []
+                assert_url_allowed(ctx.node.name, url, request.allowed_domains, index)
                 if not request.cross_origin_credentials and _origin(httpx.URL(url)) != _origin(response.url):
                     headers = {k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")}
                     auth = None
