@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from weft.workflow.jsjson import js_json, js_json_parse_error
+from weft.workflow.jsjson import js_json, js_json_parse_error, js_number_string
 
 
 def test_integral_numbers_have_no_fraction_and_nothing_is_escaped() -> None:
@@ -39,3 +39,26 @@ def test_json_parse_errors_read_as_v8_words_them(text: str, message: str) -> Non
 def test_valid_json_has_no_error() -> None:
     with pytest.raises(ValueError, match="valid JSON"):
         js_json_parse_error("[1]")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1e-5, "0.00001"),
+        (-1.2345e-5, "-0.000012345"),
+        (1e-7, "1e-7"),
+        (1.5e-7, "1.5e-7"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (2.0**64, "18446744073709552000"),
+        (1e20, "100000000000000000000"),
+        (1e21, "1e+21"),
+        (-0.0, "0"),
+        (2.0, "2"),
+        (5e-324, "5e-324"),
+        (float("nan"), "NaN"),
+        (float("-inf"), "-Infinity"),
+        (12, "12"),
+    ],
+)
+def test_numbers_are_written_as_javascripts_string(value: float, text: str) -> None:
+    assert js_number_string(value) == text

@@ -9,6 +9,8 @@ result sent to a model, a Set field of type string, an error message. And where 
 from __future__ import annotations
 
 import json
+import math
+from decimal import Decimal
 from typing import Any
 
 
@@ -21,6 +23,34 @@ def normalize_numbers(value: Any) -> Any:
     if isinstance(value, list):
         return [normalize_numbers(v) for v in value]
     return value
+
+
+def js_number_string(value: float | int) -> str:
+    """JavaScript's ``String(number)`` (``Number::toString``): the shortest digits that round-trip, in decimal
+    notation from 1e-7 up to 1e21 (``0.00001``, ``18446744073709552000``), else ``1e-7`` / ``1e+21``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if value == 0:
+        return "0"
+    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    point = len(text) + int(exponent)  # where the decimal point falls after the digits' first position
+    if len(text) <= point <= 21:
+        body = text + "0" * (point - len(text))
+    elif 0 < point <= 21:
+        body = text[:point] + "." + text[point:]
+    elif -6 < point <= 0:
+        body = "0." + "0" * -point + text
+    else:
+        power = point - 1
+        body = text[0] + ("." + text[1:] if len(text) > 1 else "") + f"e{'+' if power >= 0 else '-'}{abs(power)}"
+    return ("-" if sign else "") + body
 
 
 def js_json(value: Any) -> str:
@@ -98,4 +128,4 @@ def _innermost_open(text: str, pos: int) -> str:
     return stack[-1] if stack else "}"
 
 
-__all__ = ["js_json", "js_json_parse_error", "json_type", "normalize_numbers"]
+__all__ = ["js_json", "js_json_parse_error", "js_number_string", "json_type", "normalize_numbers"]

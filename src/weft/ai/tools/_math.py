@@ -13,6 +13,8 @@ import math
 import re
 from collections.abc import Callable
 
+from weft.workflow.jsjson import js_number_string
+
 _FUNCTIONS: dict[str, Callable[..., float]] = {
     "sqrt": math.sqrt,
     "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
@@ -167,24 +169,7 @@ def _call(name: str, args: list[float]) -> float:
 
 def js_number(value: float) -> str:
     """``value`` as JavaScript's ``Number.prototype.toString`` writes it."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value == 0:
-        return "0"
-    if value.is_integer() and abs(value) < 1e21:
-        return str(int(value))
-    text = repr(value)
-    if "e" not in text:
-        return text
-    mantissa, exponent = text.split("e")
-    power = int(exponent)
-    if -7 < power < 0:
-        sign = "-" if mantissa.startswith("-") else ""
-        digits = mantissa.lstrip("-").replace(".", "").rstrip("0") or "0"
-        return f"{sign}0.{'0' * (-power - 1)}{digits}"
-    return f"{mantissa.removesuffix('.0')}e{'+' if power > 0 else '-'}{abs(power)}"
+    return js_number_string(value)
 
 
 __all__ = [

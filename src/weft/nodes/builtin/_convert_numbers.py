@@ -12,28 +12,9 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from weft.nodes.builtin._utils import js_number_repr
+from weft.workflow.jsjson import js_number_string
 
 _LOG10E = 0.4342944819032518
-
-
-def js_number_string(value: float | int) -> str:
-    """JavaScript ``String(number)`` (Number::toString): the shortest round-trip digits, in decimal notation from
-    1e-7 up to 1e21 (``_utils.js_number_repr`` switches to exponents below 1e-4, as Python's ``repr`` does)."""
-    if isinstance(value, int) or not math.isfinite(value) or value == 0:
-        return js_number_repr(value)
-    sign, digits, exponent = Decimal(repr(value)).normalize().as_tuple()
-    text = "".join(map(str, digits))
-    point = len(text) + int(exponent)  # the decimal point's position after the first digit group
-    if len(text) <= point <= 21:
-        body = text + "0" * (point - len(text))
-    elif 0 < point <= 21:
-        body = text[:point] + "." + text[point:]
-    elif -6 < point <= 0:
-        body = "0." + "0" * -point + text
-    else:
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        body = mantissa + _exp_suffix(point - 1)
-    return ("-" if sign else "") + body
 
 
 def _scaled(value: float, exponent: int) -> int:

@@ -12,13 +12,12 @@ import json
 import math
 import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from weft.nodes.builtin._paths import get_path, has_path, set_path, to_path, unset_path
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
-from weft.workflow.jsjson import js_json, normalize_numbers
+from weft.workflow.jsjson import js_json, js_number_string, normalize_numbers
 
 # --------------------------------------------------------------------------- JavaScript value semantics
 
@@ -37,19 +36,8 @@ def is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def js_number_repr(value: float | int) -> str:
-    if isinstance(value, int):
-        return str(value)
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    if value.is_integer() and abs(value) < 1e21:
-        # Above 2**53 JavaScript prints the shortest digits that round-trip, padded with zeros (2**64 is
-        # 18446744073709552000), not the float's exact integer.
-        return str(int(value)) if abs(value) < 2**53 else str(int(Decimal(repr(value))))
-    text = repr(value)
-    return re.sub(r"e([+-])0*(\d)", r"e\1\2", text)
+#: JavaScript's ``String(number)``; one implementation, in :mod:`weft.workflow.jsjson`.
+js_number_repr = js_number_string
 
 
 def js_string(value: Any) -> str:
