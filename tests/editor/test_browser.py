@@ -316,3 +316,13 @@ def test_a_fresh_instance_offers_the_owner_set_up_then_signs_in(tmp_path: Path, 
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_the_api_docs_render_offline_under_their_csp(live: LiveServer, browser: Any) -> None:
+    sign_in(browser, live)
+    browser.get(f"{live.url}/docs")
+    operations = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path"), timeout=20)
+    assert "/rest/workflows" in {o.text.replace("\u200b", "") for o in operations}
+    hosts = browser.execute_script("return performance.getEntriesByType('resource').map(r => new URL(r.name).host)")
+    assert set(hosts) == {f"127.0.0.1:{live.settings.port}"}
+    assert console_errors(browser) == []

@@ -8,8 +8,9 @@ the API a question whose answer is an error), ``/assets/*`` the built files
 cookie; the page itself holds no data, so it answers without one and shows the sign-in form.
 
 Every page gets a strict Content-Security-Policy: scripts only from this origin (no inline script), requests only to
-this origin (``connect-src 'self'``), no framing. ``/docs`` is FastAPI's Swagger UI page pointed at the assets of
-the ``swagger-ui-bundle`` package; its one inline script is allowed by its hash.
+this origin (``connect-src 'self'``), no framing. ``/docs`` is FastAPI's Swagger UI (5) page pointed at the assets
+the ``fastapi-offline`` package ships, served from ``/docs/assets/``; its one inline script is allowed by its hash.
+``/redoc`` redirects to it (ReDoc's page loads its logo from a CDN).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import mimetypes
 import re
 from pathlib import Path
 
-import swagger_ui_bundle  # type: ignore[import-untyped]
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -30,10 +31,10 @@ from weft.server.deps import get_instance
 from weft.services.auth import COOKIE_NAME
 
 DIST = Path(__file__).resolve().parent.parent / "editor_dist"
-SWAGGER = Path(swagger_ui_bundle.swagger_ui_path)
+SWAGGER = Path(fastapi_offline.__file__).resolve().parent / "static"
 #: The paths of the single-page app (its client-side routes): each answers ``index.html``.
 SPA_PATHS = ("/", "/signin", "/setup", "/home", "/home/{rest:path}", "/workflow/{rest:path}", "/workflows")
-SWAGGER_FILES = frozenset({"swagger-ui-bundle.js", "swagger-ui.css", "favicon-32x32.png", "oauth2-redirect.html"})
+SWAGGER_FILES = frozenset({"swagger-ui-bundle.js", "swagger-ui.css", "favicon.png"})
 IMMUTABLE = "public, max-age=31536000, immutable"
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; "
@@ -94,7 +95,7 @@ async def editor_asset(request: Request) -> Response:
 
 
 async def swagger_asset(request: Request) -> Response:
-    """A file of Swagger UI from the ``swagger-ui-bundle`` package (``/docs/assets/<name>``)."""
+    """A file of Swagger UI from the ``fastapi-offline`` package (``/docs/assets/<name>``)."""
     name = request.path_params["name"]
     if name not in SWAGGER_FILES:
         return Response(b"Not Found", status_code=404, media_type="text/plain", headers=_headers())
@@ -113,9 +114,10 @@ def _script_hashes(html: str) -> str:
 
 def _with_inline_scripts(response: HTMLResponse) -> HTMLResponse:
     html = bytes(response.body).decode()
-    csp = CSP.replace("script-src 'self'", f"script-src 'self' {_script_hashes(html)}").replace(
-        "style-src 'self'",
-        "style-src 'self' 'unsafe-inline'",  # Swagger UI styles elements by attribute
+    csp = (
+        CSP.replace("script-src 'self'", f"script-src 'self' {_script_hashes(html)}".rstrip()).replace(
+            "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+        )  # Swagger UI styles by attribute
     )
     return HTMLResponse(html, headers=_headers(csp=csp))
 
@@ -128,7 +130,7 @@ def docs_page(app: FastAPI) -> HTMLResponse:
             title=f"{app.title} - API docs",
             swagger_js_url="/docs/assets/swagger-ui-bundle.js",
             swagger_css_url="/docs/assets/swagger-ui.css",
-            swagger_favicon_url="/docs/assets/favicon-32x32.png",
+            swagger_favicon_url="/docs/assets/favicon.png",
             oauth2_redirect_url="/docs/oauth2-redirect",
         )
     )
@@ -141,7 +143,8 @@ def _docs_routes(app: FastAPI) -> list[BaseRoute]:
     async def oauth2_redirect(_: Request) -> Response:
         return _with_inline_scripts(get_swagger_ui_oauth2_redirect_html())
 
-    async def redoc(_: Request) -> Response:  # ReDoc loads from a CDN: the local Swagger UI replaces it
+    async def redoc(_: Request) -> Response:
+        # ReDoc's page loads an image from cdn.redoc.ly (its logo): the local Swagger UI replaces it
         return RedirectResponse("/docs", status_code=307)
 
     return [
