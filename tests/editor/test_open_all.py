@@ -1,6 +1,6 @@
 """The editor opens every kind of workflow Weft runs: a set of recorded n8n workflows that together use every node
 type and connection type of ``tests/recorded/cases`` (and every example), each drawn with all its nodes and
-connections and no browser console error."""
+connections and no browser console error, and saved back unedited without a change."""
 
 from __future__ import annotations
 
@@ -71,8 +71,14 @@ def test_every_node_and_connection_type_opens_on_the_canvas(live: LiveServer, br
         answer = live.client.post("/rest/workflows", json=data)
         if answer.status_code != 201:  # a case about a workflow Weft refuses to store
             continue
-        browser.get(f"{live.url}/workflow/{answer.json()['data']['id']}")
+        workflow_id = answer.json()["data"]["id"]
+        before = live.instance.store.workflows.export_workflow(workflow_id)
+        browser.get(f"{live.url}/workflow/{workflow_id}")
         _wait_drawn(browser, len(workflow["nodes"]), _connection_count(workflow))
+        browser.find_element(By.ID, "save").click()  # saved unedited: the stored JSON does not change
+        wait_for(lambda: browser.find_elements(By.ID, "message") or browser.find_elements(By.CSS_SELECTOR, ".error"))
+        assert not browser.find_elements(By.CSS_SELECTOR, ".error"), name
+        assert live.instance.store.workflows.export_workflow(workflow_id) == before, name
         opened.append(name)
         assert console_errors(browser) == [], name
     assert len(opened) >= 40
