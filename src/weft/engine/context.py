@@ -14,28 +14,12 @@ from weft.errors import CancelSignal, ConfigurationError, NodeOperationError, We
 from weft.expressions import ExpressionContext, evaluate
 from weft.nodes.binary import BinaryHelpers
 from weft.nodes.contract import MISSING, EngineResponse, ExecutionServices, NodeType
+from weft.nodes.parameters import node_parameter
 from weft.nodes.resources import ExecutionResources
 from weft.workflow import MAIN, ExecuteData, Item, NodeModel, TaskData, Workflow
 
 if TYPE_CHECKING:
     from weft.engine.loop import Execution
-
-_ABSENT = object()
-
-
-def lookup_path(data: Any, path: str) -> Any:
-    """``data`` at dotted ``path`` (``options.systemMessage``), or ``_ABSENT``."""
-    if path in data:
-        return data[path]
-    current = data
-    for part in path.split("."):
-        if isinstance(current, dict) and part in current:
-            current = current[part]
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
-            current = current[int(part)]
-        else:
-            return _ABSENT
-    return current
 
 
 class _BaseContext(BinaryHelpers):
@@ -105,22 +89,17 @@ class _BaseContext(BinaryHelpers):
         raw: bool = False,
         extract_value: bool = False,
     ) -> Any:
-        value = lookup_path(self.node.parameters, name)
-        if value is _ABSENT:
-            value = self.node_type.description.defaults.get(name, _ABSENT)
-        if value is _ABSENT:
-            if default is MISSING:
-                raise NodeOperationError(
-                    self.node.name,
-                    f"Could not get parameter {name!r}",
-                    description=f"Set the parameter {name!r} on node {self.node.name!r}.",
-                )
-            return default
-        if not raw:
-            value = evaluate(value, self.expression_context(), item_index, parameter=name)
-        if extract_value and isinstance(value, dict) and value.get("__rl"):
-            value = value.get("value")
-        return value
+        return node_parameter(
+            self.node.name,
+            self.node.parameters,
+            self.node_type.description.defaults,
+            name,
+            item_index,
+            default,
+            raw=raw,
+            extract_value=extract_value,
+            context=self.expression_context,
+        )
 
     def evaluate_expression(self, expression: str, item_index: int = 0) -> Any:
         return evaluate(expression, self.expression_context(), item_index)

@@ -8,26 +8,11 @@ Lists node's context (its name in errors, its input, its expressions) except the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from weft.errors import NodeOperationError
-from weft.expressions import evaluate
 from weft.nodes.contract import MISSING, ExecuteContext, NodeType
+from weft.nodes.parameters import node_parameter
 from weft.workflow import NodeOutput
-
-_ABSENT: Any = object()
-
-
-def _lookup(data: Mapping[str, Any], path: str) -> Any:
-    if path in data:
-        return data[path]
-    current: Any = data
-    for part in path.split("."):
-        if not isinstance(current, Mapping) or part not in current:
-            return _ABSENT
-        current = current[part]
-    return current
 
 
 class DelegatedContext:
@@ -51,22 +36,17 @@ class DelegatedContext:
         extract_value: bool = False,
     ) -> Any:
         """As the engine's ``get_node_parameter``, over the delegated parameters and the worker's defaults."""
-        value = _lookup(self.node.parameters, name)
-        if value is _ABSENT:
-            value = self._worker.description.defaults.get(name, _ABSENT)
-        if value is _ABSENT:
-            if default is MISSING:
-                raise NodeOperationError(
-                    self.node.name,
-                    f"Could not get parameter {name!r}",
-                    description=f"Set the parameter {name!r} on node {self.node.name!r}.",
-                )
-            return default
-        if not raw:
-            value = evaluate(value, self._ctx.expression_context(), item_index, parameter=name)
-        if extract_value and isinstance(value, dict) and value.get("__rl"):
-            value = value.get("value")
-        return value
+        return node_parameter(
+            self.node.name,
+            self.node.parameters,
+            self._worker.description.defaults,
+            name,
+            item_index,
+            default,
+            raw=raw,
+            extract_value=extract_value,
+            context=self._ctx.expression_context,
+        )
 
 
 async def run_as(ctx: ExecuteContext, worker: NodeType, version: float, parameters: dict[str, Any]) -> NodeOutput:
