@@ -103,7 +103,13 @@ def test_an_old_export_with_a_numeric_id_loads() -> None:
 def test_every_node_weft_cannot_run_is_named_in_one_error() -> None:
     nodes = [
         {"name": "Fn", "type": "n8n-nodes-base.notANode", "typeVersion": 1, "position": [0, 0], "parameters": {}},
-        {"name": "Every hour", "type": "n8n-nodes-base.notATrigger", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+        {
+            "name": "Every hour",
+            "type": "n8n-nodes-base.notATrigger",
+            "typeVersion": 1,
+            "position": [0, 0],
+            "parameters": {},
+        },
     ]
     with pytest.raises(UnknownNodeTypeError) as info:
         validate_workflow(parse_workflow({"name": "old", "nodes": nodes, "connections": {}}), default_registry())
