@@ -16,7 +16,6 @@ executions (per node: status, data, source, inputOverride) and every request n8n
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -26,47 +25,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from tests._live_n8n import start_n8n
+from tests._live_n8n import n8n_env, public_api, run_n8n, start_n8n
 
 HERE = Path(__file__).parent
-OWNER = {"email": "owner@example.com", "firstName": "Ada", "lastName": "Owner", "password": "Passw0rd-long"}
 BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"
 CASES = {"a240": "Approve", "a241": "Decline"}
 TIME_KEYS = {"startTime", "executionTime", "respondedAt", "startedAt", "stoppedAt", "createdAt", "waitTill"}
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        N8N_DIAGNOSTICS_ENABLED="false",
-        N8N_VERSION_NOTIFICATIONS_ENABLED="false",
-        N8N_TEMPLATES_ENABLED="false",
-        N8N_PERSONALIZATION_ENABLED="false",
-        N8N_LISTEN_ADDRESS="127.0.0.1",
-        N8N_USER_FOLDER=env["ACC_N8N_HOME"],
-        N8N_PORT=env["ACC_N8N_PORT"],
-        N8N_RUNNERS_BROKER_PORT=env["ACC_BROKER_PORT"],
-        N8N_COMMUNITY_PACKAGES_ENABLED="false",
-        N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS="false",
-        N8N_SECURE_COOKIE="false",
-    )
-    return env
-
-
-def _n8n(anchor: str, *args: str) -> None:
-    done = subprocess.run([f"{anchor}/node_modules/.bin/n8n", *args], env=_env(), capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"n8n {args[0]} failed: {done.stdout[-1500:]} {done.stderr[-1500:]}")
-
-
-def _api(base: str) -> httpx.Client:
-    session = httpx.Client(base_url=base, timeout=30)
-    session.post("/rest/owner/setup", json=OWNER)
-    login = session.post("/rest/login", json={"emailOrLdapLoginId": OWNER["email"], "password": OWNER["password"]})
-    session.cookies.set("n8n-auth", login.cookies["n8n-auth"])
-    scopes = session.get("/rest/api-keys/scopes").json()["data"]
-    key = session.post("/rest/api-keys", json={"label": f"r{time.time_ns()}", "expiresAt": None, "scopes": scopes})
-    return httpx.Client(base_url=base, timeout=30, headers={"X-N8N-API-KEY": key.json()["data"]["rawApiKey"]})
 
 
 def _execution(api: httpx.Client, workflow_id: str, node: str) -> dict[str, Any]:
@@ -160,7 +124,7 @@ def _body(response: httpx.Response) -> Any:
 
 
 def main(anchor: str, fake_llm: str, out_name: str) -> None:
-    env = _env()
+    env = n8n_env()
     base = f"http://127.0.0.1:{env['ACC_N8N_PORT']}"
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -178,14 +142,14 @@ def main(anchor: str, fake_llm: str, out_name: str) -> None:
                 ]
             )
         )
-        _n8n(anchor, "import:credentials", f"--input={creds}")
+        run_n8n(anchor, "import:credentials", f"--input={creds}")
         for case in CASES:
             path = HERE / "n8n" / f"{case}_workflow.json"
-            _n8n(anchor, "import:workflow", f"--input={path}")
-            _n8n(anchor, "publish:workflow", f"--id={json.loads(path.read_text())['id']}")
+            run_n8n(anchor, "import:workflow", f"--input={path}")
+            run_n8n(anchor, "publish:workflow", f"--id={json.loads(path.read_text())['id']}")
         server = start_n8n(anchor, env, base, Path(tmp) / "n8n.log")
         try:
-            api = _api(base)
+            api = public_api(base)
             for case, button in CASES.items():
                 log = Path(tmp) / f"{case}.jsonl"
                 model = subprocess.Popen(
