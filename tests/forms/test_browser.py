@@ -9,64 +9,28 @@ CI); without them the tests skip, saying what is missing, except in CI (``CI=tru
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests._browser import chromium, console_errors, skip_without_browser
 from tests.server.conftest import LiveServer, wait_for
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-selenium = pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[dev]')")
-if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
-    _missing = (
-        f"Chromium or ChromeDriver is missing ({CHROMIUM}, {CHROMEDRIVER}): run scripts/install_browser.sh "
-        "(apt-get install chromium chromium-driver)"
-    )
-    if os.environ.get("CI") == "true":  # CI installs them (scripts/test): a missing browser is a failure there
-        raise RuntimeError(_missing)
-    pytest.skip(_missing, allow_module_level=True)
+skip_without_browser()
 
 from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 
-FLAGS = (
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 CONTENT = b"hello from the browser\n"
 
 
 @pytest.fixture
 def browser() -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="weft-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(20)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+    yield from chromium()
 
 
 def _node(name: str, kind: str, version: float, parameters: dict[str, Any], x: int) -> dict[str, Any]:
@@ -126,10 +90,6 @@ def _workflow(path: str) -> dict[str, Any]:
     }
 
 
-def _console_errors(browser: webdriver.Chrome) -> list[dict[str, Any]]:
-    return [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
-
-
 _VISIBLE_H1 = (
     "return Array.from(document.querySelectorAll('h1')).filter(e => e.offsetParent !== null)"
     ".map(e => e.textContent.trim())"
@@ -140,7 +100,7 @@ def _h1(browser: webdriver.Chrome) -> list[str]:
     """The visible headings, read in one step (the page may be navigating)."""
     try:
         headings: list[str] = browser.execute_script(_VISIBLE_H1)
-    except selenium.common.exceptions.WebDriverException:
+    except WebDriverException:
         return []
     return headings
 
@@ -175,7 +135,7 @@ def test_a_multi_page_form_with_an_upload(live: LiveServer, browser: webdriver.C
     assert asyncio.run(live.instance.runner.options.binary_data.get_bytes(entry)) == CONTENT
     assert run_data["Page 2"][0]["data"]["main"][0][0]["json"]["Rating"] == 5
     assert run_data["Ending"][0]["data"]["main"][0][0]["json"]["Rating"] == 5
-    assert _console_errors(browser) == []
+    assert console_errors(browser) == []
 
 
 def test_a_one_page_form_shows_its_text_and_runs_no_injected_script(
@@ -216,4 +176,4 @@ def test_a_one_page_form_shows_its_text_and_runs_no_injected_script(
     assert browser.execute_script("return window.__xss === undefined")
     rows = wait_for(lambda: [r for r in live.executions(workflow_id) if r["status"] == "success"], timeout=20)
     assert len(rows) == 1
-    assert _console_errors(browser) == []
+    assert console_errors(browser) == []
