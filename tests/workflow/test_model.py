@@ -116,3 +116,9 @@ def test_every_node_weft_cannot_run_is_named_in_one_error() -> None:
     message = info.value.message
     assert message.startswith("2 nodes cannot run in Weft: 'Fn': Unknown node type 'n8n-nodes-base.notANode'")
     assert "'Every hour': Unknown node type 'n8n-nodes-base.notATrigger'" in message
+
+
+def test_execute_command_is_off_as_in_n8n_2() -> None:
+    nodes = [{"name": "Shell", "type": "n8n-nodes-base.executeCommand", "typeVersion": 1, "position": [0, 0]}]
+    with pytest.raises(UnknownNodeTypeError, match="is disabled: it runs shell commands on the server"):
+        validate_workflow(parse_workflow({"nodes": nodes, "connections": {}}), default_registry())

@@ -118,7 +118,20 @@ class NodeRegistry:
         return tool
 
 
+#: Node types n8n 2 turns off by default (its ``NODES_EXCLUDE``) because they reach the host's shell or disk
+#: outside any sandbox; Weft does not offer them at all.
+DISABLED_FOR_SAFETY = {
+    "n8n-nodes-base.executeCommand": "runs shell commands on the server",
+    "n8n-nodes-base.localFileTrigger": "watches the server's file system",
+}
+
+
 def _unknown_message(type_name: str) -> str:
+    if type_name in DISABLED_FOR_SAFETY:
+        return (
+            f"Node type {type_name!r} is disabled: it {DISABLED_FOR_SAFETY[type_name]}, so Weft, like n8n 2 by "
+            "default, does not run it. Replace it with a Code node, or with Read/Write Files from Disk for files."
+        )
     return (
         f"Unknown node type {type_name!r}. It is not built into Weft and no installed package provides it "
         "(packages add node types through the 'weft.nodes' entry point); replace the node or install its package."
