@@ -34,6 +34,7 @@ from weft.services.binary_data import binary_service, store_pending
 from weft.services.db_services import DbServices, ResponseSink
 from weft.services.error_workflow import error_workflow_hooks
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
+from weft.services.push import PushHub
 from weft.services.resume_data import first_task, seed_resume
 from weft.services.signing import ResumeSigner
 from weft.services.write_lock import sqlite_write_lock
@@ -109,6 +110,8 @@ class WorkflowRunner:
         self._running: dict[str, Execution] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
+        self.push = PushHub()
+        """Live events of manual executions for the editor (``GET /rest/push``)."""
 
     def _hot_path_executions(self) -> Any:
         if self.inline_db and self.write_lock is not None:
@@ -214,11 +217,13 @@ class WorkflowRunner:
         respond: ResponseSink | None = None,
         depth: int = 0,
         parent_execution: dict[str, Any] | None = None,
+        started: Callable[[str], None] | None = None,
     ) -> RunResult:
         """Create the execution (``running``), run it to its end or its first wait, and save it.
 
         ``parent_execution`` (a sub-workflow's ``parentExecution``) is written into its data, so that a resumed child
-        can resume its parent (:mod:`weft.services.subworkflows`)."""
+        can resume its parent (:mod:`weft.services.subworkflows`). ``started`` is told the execution's id as soon
+        as its row exists."""
         execution_id = await self.db_write(
             self.executions.create,
             prepared.data,
@@ -227,6 +232,8 @@ class WorkflowRunner:
             parent_execution_id=parent_execution_id,
             retry_of=retry_of,
         )
+        if started is not None:
+            started(execution_id)
         services = DbServices(self, execution_id=execution_id, depth=depth, respond=respond)
         location = Location(str(prepared.workflow.id or ""), execution_id)
         trigger_items = await store_pending(self.options.binary_data, location, trigger_items)
@@ -313,6 +320,8 @@ class WorkflowRunner:
                 asyncio.get_running_loop().call_later(UNSAVED_FILES_GRACE_S, later)
 
         hooks.on("workflowExecuteAfter", save)
+        if mode == "manual":  # the editor follows its runs live
+            self.push.attach(hooks, execution_id, prepared.workflow.id)
         return Execution(
             prepared.workflow,
             registry=self.registry,

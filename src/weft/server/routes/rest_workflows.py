@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import asyncio
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body
 
@@ -10,6 +11,10 @@ from weft.db.base import NotFoundError
 from weft.server.deps import InstanceDep
 from weft.server.schemas import Deleted, Envelope, RunStarted, WorkflowIn, WorkflowOut
 from weft.services.activation import webhook_nodes
+
+if TYPE_CHECKING:
+    from weft.services.prepared import PreparedWorkflow
+    from weft.services.runner import WorkflowRunner
 
 router = APIRouter(prefix="/workflows", tags=["workflows"])
 
@@ -84,7 +89,9 @@ async def deactivate_workflow(instance: InstanceDep, workflow_id: str) -> Envelo
 
 
 @router.post("/{workflow_id}/run", summary="Run once: manually, or listen for one test webhook call")
-async def run_workflow(instance: InstanceDep, workflow_id: str) -> Envelope[RunStarted]:
+async def run_workflow(instance: InstanceDep, workflow_id: str, wait: bool = True) -> Envelope[RunStarted]:
+    """``wait=false``: answer as soon as the execution exists (status ``running``) and let it run on; follow it
+    with ``GET /rest/push?executionId=``."""
     stored = await instance.runner.db(instance.store.workflows.get, workflow_id)
     if stored is None:
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
@@ -92,5 +99,18 @@ async def run_workflow(instance: InstanceDep, workflow_id: str) -> Envelope[RunS
     if webhook_nodes(prepared):
         urls = await instance.test_webhooks.listen(stored.data)
         return Envelope(data=RunStarted(waitingForWebhook=True, testUrls=urls))
+    if not wait:
+        execution_id = await _run_in_background(instance.runner, prepared)
+        return Envelope(data=RunStarted(executionId=execution_id, status="running"))
     result = await instance.runner.run(prepared, mode="manual")
     return Envelope(data=RunStarted(executionId=result.execution_id, status=result.run["status"]))
+
+
+async def _run_in_background(runner: WorkflowRunner, prepared: PreparedWorkflow) -> str:
+    created: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    task = runner.spawn(runner.run(prepared, mode="manual", started=created.set_result))
+    await asyncio.wait([created, task], return_when=asyncio.FIRST_COMPLETED)
+    if not created.done():  # it failed before its row existed
+        created.cancel()
+        task.result()
+    return created.result()
