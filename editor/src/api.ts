@@ -90,11 +90,8 @@ export const api = {
       "POST",
       `/rest/workflows/${encodeURIComponent(id)}/${active ? "activate" : "deactivate"}`,
     ).then((r) => r.data),
-  /** ``wait: false``: the answer comes as soon as the execution exists; follow it with ``push.ts``. */
-  run: (id: string, wait = true) =>
-    call<{ data: RunStarted }>("POST", `/rest/workflows/${encodeURIComponent(id)}/run${wait ? "" : "?wait=false"}`).then(
-      (r) => r.data,
-    ),
+  run: (id: string) =>
+    call<{ data: RunStarted }>("POST", `/rest/workflows/${encodeURIComponent(id)}/run`).then((r) => r.data),
   executions: (workflowId: string) =>
     call<{ data: ExecutionRow[] }>("GET", `/rest/executions?workflowId=${encodeURIComponent(workflowId)}`).then(
       (r) => r.data,
@@ -111,3 +108,19 @@ export function savable(workflow: StoredWorkflow | Workflow): Workflow {
   for (const key of SERVER_FIELDS) delete copy[key];
   return copy as Workflow;
 }
+
+/** A node type the server runs, as ``GET /rest/node-types`` lists it (for the node creator). */
+export interface NodeTypeInfo {
+  name: string;
+  displayName: string;
+  description: string;
+  versions: number[];
+  defaultVersion: number;
+  defaults: Record<string, unknown>;
+  group: string[];
+  inputs: string[];
+  outputs: string[];
+}
+
+/** Every node type the server runs. */
+export const nodeTypes = () => call<{ data: NodeTypeInfo[] }>("GET", "/rest/node-types").then((r) => r.data);
