@@ -90,8 +90,11 @@ export const api = {
       "POST",
       `/rest/workflows/${encodeURIComponent(id)}/${active ? "activate" : "deactivate"}`,
     ).then((r) => r.data),
-  run: (id: string) =>
-    call<{ data: RunStarted }>("POST", `/rest/workflows/${encodeURIComponent(id)}/run`).then((r) => r.data),
+  /** ``wait: false``: the answer comes as soon as the execution exists; follow it with ``push.ts``. */
+  run: (id: string, wait = true) =>
+    call<{ data: RunStarted }>("POST", `/rest/workflows/${encodeURIComponent(id)}/run${wait ? "" : "?wait=false"}`).then(
+      (r) => r.data,
+    ),
   executions: (workflowId: string) =>
     call<{ data: ExecutionRow[] }>("GET", `/rest/executions?workflowId=${encodeURIComponent(workflowId)}`).then(
       (r) => r.data,

@@ -33,6 +33,7 @@ from weft.server.routes import (
     rest_credentials,
     rest_executions,
     rest_node_types,
+    rest_push,
     rest_workflows,
     waiting_webhooks,
     webhooks,
@@ -107,6 +108,7 @@ def create_app(
     app.include_router(rest_executions.router, prefix="/rest")
     app.include_router(rest_credentials.router, prefix="/rest")
     app.include_router(rest_binary_data.router, prefix="/rest")
+    app.include_router(rest_push.router, prefix="/rest")
     app.include_router(rest_node_types.router, prefix="/rest")
     app.include_router(public_api.router, prefix="/api/v1")
     app.include_router(public_api_audit.router, prefix="/api/v1")
