@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from tests.editor._browser import chromium, console_errors, skip_without_browser
-from tests.editor._pages import node, open_workflow, sign_in, status
+from tests.editor._pages import node, open_workflow, row, sign_in, status
 from tests.server.conftest import LiveServer, wait_for
 
 
@@ -161,17 +161,18 @@ def test_the_canvas_shows_the_first_node_green_while_the_run_still_waits(live: L
     workflow = _workflow(wait_seconds=2)
     workflow_id = live.import_workflow(workflow, activate=False)
     sign_in(browser, live)
+    wait_for(lambda: row(browser, workflow["name"]))  # the list loads after the page
     open_workflow(browser, workflow["name"], node_count=3)
     browser.find_element(By.ID, "run").click()
     wait_for(lambda: status(browser, "Pause") == "running", timeout=10)
     assert status(browser, "Start") == "1 item" and "status-success" in _classes(browser, "Start")
     assert "status-running" in _classes(browser, "Pause")
     assert status(browser, "Done") is None
-    [row] = live.executions(workflow_id)
-    assert row["status"] == "running"  # seen live: the execution has not ended
+    [execution] = live.executions(workflow_id)
+    assert execution["status"] == "running"  # seen live: the execution has not ended
     wait_for(lambda: status(browser, "Done") == "1 item", timeout=15)
     assert [status(browser, n) for n in ("Start", "Pause", "Done")] == ["1 item"] * 3
     assert all("status-success" in _classes(browser, n) for n in ("Start", "Pause", "Done"))
-    wait_for(lambda: browser.find_element(By.ID, "message").text == f"Execution {row['id']}: success")
-    assert live.execution(row["id"])["status"] == "success"
+    wait_for(lambda: browser.find_element(By.ID, "message").text == f"Execution {execution['id']}: success")
+    assert live.execution(execution["id"])["status"] == "success"
     assert console_errors(browser) == []
