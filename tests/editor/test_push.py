@@ -173,6 +173,7 @@ def test_the_canvas_shows_the_first_node_green_while_the_run_still_waits(live: L
     wait_for(lambda: status(browser, "Done") == "1 item", timeout=15)
     assert [status(browser, n) for n in ("Start", "Pause", "Done")] == ["1 item"] * 3
     assert all("status-success" in _classes(browser, n) for n in ("Start", "Pause", "Done"))
-    wait_for(lambda: browser.find_element(By.ID, "message").text == f"Execution {execution['id']}: success")
+    done = f"Execution {execution['id']}: success"
+    wait_for(lambda: [m for m in browser.find_elements(By.ID, "message") if m.text == done])
     assert live.execution(execution["id"])["status"] == "success"
     assert console_errors(browser) == []
