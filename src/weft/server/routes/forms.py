@@ -8,11 +8,12 @@ path that is not a form is handed to the generic webhook routes, so a Webhook no
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from weft.server.forms import render_view
 from weft.server.http import read_request, to_response
 from weft.server.routes import webhooks
 from weft.services.forms import (
@@ -123,3 +124,11 @@ routes = [
 ]
 
 __all__ = ["routes"]
+
+
+def render_view(*args: Any, **kwargs: Any) -> Response:
+    """:func:`weft.server.forms.render_view`, imported (with Jinja2) when the first form page is rendered."""
+    from weft.server.forms import render_view as render
+
+    page: Response = render(*args, **kwargs)
+    return page
