@@ -33,7 +33,9 @@ class FilesystemManager:
             raise BinaryDataError(f"Invalid binary data id {file_id!r}", description="Weft makes binary data ids.")
         return self.root / file_id
 
-    async def store(self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]) -> str:
+    async def store(
+        self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]
+    ) -> tuple[str, int]:
         file_id = f"{location.folder}/binary_data/{uuid.uuid4()}"
         if not _FILE_ID.fullmatch(file_id):
             raise BinaryDataError(f"Invalid binary data location {location.folder!r}")
@@ -51,7 +53,7 @@ class FilesystemManager:
         keep = {k: metadata[k] for k in ("fileName", "mimeType") if metadata.get(k) is not None}
         size = target.stat().st_size
         await asyncio.to_thread(_write_private, target.with_name(target.name + ".metadata"), {**keep, "fileSize": size})
-        return file_id
+        return file_id, size
 
     async def stream(self, file_id: str, chunk_size: int) -> AsyncIterator[bytes]:
         path = self.path(file_id)
@@ -64,15 +66,6 @@ class FilesystemManager:
             ) from error
         async for chunk in to_thread_chunks(handle, chunk_size):
             yield chunk
-
-    async def size(self, file_id: str) -> int:
-        return self.path(file_id).stat().st_size
-
-    async def metadata(self, file_id: str) -> dict[str, Any]:
-        """What was stored beside the file (``fileName``, ``mimeType``, ``fileSize``)."""
-        path = self.path(file_id)
-        meta: dict[str, Any] = json.loads(path.with_name(path.name + ".metadata").read_text())
-        return meta
 
     async def delete_executions(self, execution_ids: Iterable[str]) -> None:
         wanted = set(execution_ids)

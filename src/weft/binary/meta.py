@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from functools import cache
 from importlib import resources
 from typing import Any
+from urllib.parse import unquote
 
 #: n8n's ``BINARY_ENCODING``: the encoding of ``data`` when the bytes are kept in the item.
 BINARY_ENCODING = "base64"
@@ -137,6 +139,15 @@ def describe(file_path: str | None = None, mime_type: str | None = None, head: b
     return {k: v for k, v in meta.items() if v is not None}
 
 
+_DISPOSITION = re.compile(r"filename\*?=(?:UTF-8'')?\"?([^\";]+)\"?", re.IGNORECASE)
+
+
+def disposition_file_name(header: str) -> str | None:
+    """The ``filename`` (or ``filename*``) of a ``content-disposition`` header, URL-decoded; ``None`` without one."""
+    found = _DISPOSITION.search(header)
+    return unquote(found.group(1)) if found else None
+
+
 def sanitize_file_name(name: str) -> str:
     """n8n's ``sanitizeFilename``: the last path component, without NUL bytes; ``untitled`` when nothing is left."""
     base = posixpath.basename(name.replace("\\", "/")).replace("\0", "")
@@ -146,6 +157,7 @@ def sanitize_file_name(name: str) -> str:
 __all__ = [
     "BINARY_ENCODING",
     "describe",
+    "disposition_file_name",
     "extension",
     "file_type",
     "lookup",

@@ -50,15 +50,15 @@ class Location:
 class BinaryManager(Protocol):
     """One storage backend (a mode): the filesystem, the database."""
 
-    async def store(self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]) -> str:
-        """Write the chunks; return the file id (``<folder>/binary_data/<uuid>`` or a database key)."""
+    async def store(
+        self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]
+    ) -> tuple[str, int]:
+        """Write the chunks; return the file id (``<folder>/binary_data/<uuid>`` or a database key) and its size."""
         ...
 
     def stream(self, file_id: str, chunk_size: int) -> AsyncIterator[bytes]:
         """The file's bytes, chunk by chunk."""
         ...
-
-    async def size(self, file_id: str) -> int: ...
 
     async def delete_executions(self, execution_ids: Iterable[str]) -> None:
         """Delete the files of these executions (pruning, deleting an execution)."""
@@ -98,8 +98,7 @@ class BinaryDataService:
             entry.update(data=base64.b64encode(buffer).decode("ascii"), fileSize=pretty_bytes(len(buffer)))
             entry["bytes"] = len(buffer)
             return entry
-        file_id = await manager.store(location, _chunks(data), metadata)
-        size = await manager.size(file_id)
+        file_id, size = await manager.store(location, _chunks(data), metadata)
         entry.update(id=f"{self.mode}:{file_id}", data=self.mode, fileSize=pretty_bytes(size), bytes=size)
         return entry
 
@@ -137,6 +136,19 @@ class BinaryDataService:
             await manager.delete_executions(ids)
 
 
+async def opened(stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """``stream`` with its first chunk already read: a missing file fails here, not halfway through an answer, and
+    a file deleted afterwards (its execution pruned) is still read through its open handle."""
+    first = await anext(stream, b"")
+
+    async def chunks() -> AsyncIterator[bytes]:
+        yield first
+        async for chunk in stream:
+            yield chunk
+
+    return chunks()
+
+
 def decode_inline(data: Any) -> bytes:
     """The bytes of an entry kept in the item (``data`` as base64)."""
     if not isinstance(data, str):
@@ -167,5 +179,6 @@ __all__ = [
     "Data",
     "Location",
     "decode_inline",
+    "opened",
     "to_thread_chunks",
 ]

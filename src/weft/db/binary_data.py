@@ -43,7 +43,9 @@ class DatabaseManager:
         """The database, opened on first use (the runner opens its store lazily)."""
         return self._open()
 
-    async def store(self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]) -> str:
+    async def store(
+        self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]
+    ) -> tuple[str, int]:
         file_id = str(uuid.uuid4())
         row = BinaryDataEntity(
             file_id=file_id,
@@ -76,7 +78,7 @@ class DatabaseManager:
         except BaseException:
             await asyncio.to_thread(self._delete, [file_id])
             raise
-        return file_id
+        return file_id, size
 
     def _add(self, row: BinaryDataEntity) -> None:
         with self._db.transaction() as session:
@@ -107,7 +109,7 @@ class DatabaseManager:
             return data
 
     async def stream(self, file_id: str, chunk_size: int) -> AsyncIterator[bytes]:
-        if await self._row(file_id) is None:
+        if not await self._exists(file_id):
             raise BinaryDataError(
                 f"The binary data {file_id!r} does not exist",
                 description="Its execution was pruned or deleted; run the workflow again.",
@@ -118,17 +120,12 @@ class DatabaseManager:
                 yield data[start : start + chunk_size]
             position += 1
 
-    async def _row(self, file_id: str) -> dict[str, Any] | None:
-        def read() -> dict[str, Any] | None:
+    async def _exists(self, file_id: str) -> bool:
+        def read() -> bool:
             with self._db.sessions() as session:
-                row = session.get(BinaryDataEntity, file_id)
-                return None if row is None else {"fileSize": row.file_size, "mimeType": row.mime_type}
+                return session.get(BinaryDataEntity, file_id) is not None
 
         return await asyncio.to_thread(read)
-
-    async def size(self, file_id: str) -> int:
-        row = await self._row(file_id)
-        return int(row["fileSize"]) if row else 0
 
     async def delete_executions(self, execution_ids: Iterable[str]) -> None:
         ids = list(execution_ids)

@@ -36,14 +36,13 @@ class _LazyDatabaseManager:
             self._manager = DatabaseManager(self._database, max_file_size_mib=self._max)
         return self._manager
 
-    async def store(self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]) -> str:
+    async def store(
+        self, location: Location, chunks: AsyncIterator[bytes], metadata: Mapping[str, Any]
+    ) -> tuple[str, int]:
         return await self.manager.store(location, chunks, metadata)
 
     def stream(self, file_id: str, chunk_size: int) -> AsyncIterator[bytes]:
         return self.manager.stream(file_id, chunk_size)
-
-    async def size(self, file_id: str) -> int:
-        return await self.manager.size(file_id)
 
     async def delete_executions(self, execution_ids: Iterable[str]) -> None:
         await self.manager.delete_executions(execution_ids)

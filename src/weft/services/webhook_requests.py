@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl
 
+from weft.binary.meta import disposition_file_name
 from weft.errors import WeftError
 from weft.nodes.builtin.webhook import WebhookOptions
 from weft.services.binary_data import PendingBinary
@@ -58,11 +58,7 @@ class IncomingRequest:
     @property
     def disposition_file_name(self) -> str | None:
         """The ``filename`` of a ``content-disposition`` header, if any."""
-        found = _DISPOSITION.search(self.headers.get("content-disposition", ""))
-        return unquote(found.group(1)) if found else None
-
-
-_DISPOSITION = re.compile(r"filename\*?=(?:UTF-8'')?\"?([^\";]+)\"?", re.IGNORECASE)
+        return disposition_file_name(self.headers.get("content-disposition", ""))
 
 
 def request_item(

@@ -16,6 +16,7 @@ from urllib.parse import unquote
 
 import httpx
 
+from weft.binary.meta import disposition_file_name
 from weft.nodes.contract import ExecuteContext
 
 #: n8n's ``binaryContentTypes``: what ``autodetect`` takes for a file.
@@ -23,7 +24,6 @@ BINARY_TYPES = re.compile(
     r"image/|audio/|video/|application/(octet-stream|gzip|zip|vnd\.rar|epub\+zip|x-bzip|x-cdf|vnd\.amazon\.ebook|"
     r"msword|vnd\.openxmlformats|pdf|vnd\.ms-|vnd\.oasis\.opendocument|x-tar|vnd\.visio|x-7z-compressed)"
 )
-_DISPOSITION = re.compile(r"filename\*?=(?:UTF-8'')?\"?([^\";]+)\"?", re.IGNORECASE)
 #: Bytes read from the socket at a time.
 DOWNLOAD_CHUNK = 256 * 1024
 
@@ -42,9 +42,9 @@ def wants_file(ctx: ExecuteContext, index: int, options: Mapping[str, Any], resp
 
 def file_path(response: httpx.Response) -> str | None:
     """The name n8n gives a downloaded file: the ``content-disposition`` file name, else the URL path."""
-    found = _DISPOSITION.search(response.headers.get("content-disposition", ""))
-    if found:
-        return unquote(found.group(1))
+    named = disposition_file_name(response.headers.get("content-disposition", ""))
+    if named:
+        return named
     path = response.url.path[1:]
     return unquote(path) or None
 

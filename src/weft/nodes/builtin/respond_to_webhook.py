@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from weft.binary.store import opened
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -135,19 +136,7 @@ async def _binary_response(
     headers = {"content-type": str(data.get("mimeType") or "application/octet-stream"), **headers}
     if isinstance(data.get("bytes"), int):
         headers.setdefault("content-length", str(data["bytes"]))
-    return WebhookResponse(status_code=status, headers=headers, stream=await _opened(ctx.get_binary_stream(data)))
-
-
-async def _opened(stream: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
-    """``stream`` with its file already open (its first chunk read): pruning the execution cannot take it away."""
-    first = await anext(stream, b"")
-
-    async def chunks() -> AsyncIterator[bytes]:
-        yield first
-        async for chunk in stream:
-            yield chunk
-
-    return chunks()
+    return WebhookResponse(status_code=status, headers=headers, stream=await opened(ctx.get_binary_stream(data)))
 
 
 def _option_headers(options: Mapping[str, Any]) -> dict[str, str]:

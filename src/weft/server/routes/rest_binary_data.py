@@ -7,7 +7,6 @@ as a download), and always with ``nosniff`` and a sandboxing CSP: a file from a 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Annotated, Literal
 from urllib.parse import quote
 
@@ -15,6 +14,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from weft.binary import BinaryDataError
+from weft.binary.store import opened
 from weft.db.base import NotFoundError
 from weft.server.deps import InstanceDep
 
@@ -33,9 +33,8 @@ async def get_binary_data(
     mimeType: str | None = None,
 ) -> StreamingResponse:
     service = instance.runner.options.binary_data
-    stream = service.stream({"id": id})
     try:
-        first = await anext(stream, b"")
+        body = await opened(service.stream({"id": id}))
     except BinaryDataError as error:
         raise NotFoundError(error.message) from None
     mime = (mimeType or "application/octet-stream").split(";")[0].strip().lower()
@@ -46,9 +45,4 @@ async def get_binary_data(
         "content-disposition": disposition + (f"; filename*=UTF-8''{quote(fileName)}" if fileName else ""),
     }
 
-    async def body() -> AsyncIterator[bytes]:
-        yield first
-        async for chunk in stream:
-            yield chunk
-
-    return StreamingResponse(body(), media_type=mime, headers=headers)
+    return StreamingResponse(body, media_type=mime, headers=headers)
