@@ -35,7 +35,7 @@ def _suffix(index: int | None) -> str:
     return "" if index is None else f" [item {index}]"
 
 
-def _validate_item(node_name: str, item: dict[str, Any], index: int) -> None:
+def validate_item(node_name: str, item: dict[str, Any], index: int) -> None:
     """n8n ``validateItem``: ``json`` must be an object; ``binary``, when present, too."""
     if not isinstance(item.get("json"), dict):
         raise NodeOperationError(
@@ -106,7 +106,7 @@ def normalize_all_items(node_name: str, result: Any) -> list[Item]:
     else:
         raise NodeOperationError(node_name, _NOT_ITEMS, description=_NOT_ITEMS_HELP)
     for index, item in enumerate(items):
-        _validate_item(node_name, item, index)
+        validate_item(node_name, item, index)
     return [_clean(item) for item in items]
 
 
@@ -133,5 +133,5 @@ def normalize_one_item(node_name: str, result: Any, item_index: int) -> Item | N
     item: dict[str, Any] = {"json": json, "pairedItem": {"item": item_index}}
     if binary:
         item["binary"] = binary
-    _validate_item(node_name, item, item_index)
+    validate_item(node_name, item, item_index)
     return item  # type: ignore[return-value]

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from weft.errors import NodeOperationError
-from weft.expressions.normalize import normalize_all_items
+from weft.expressions.normalize import normalize_all_items, validate_item
 from weft.nodes.contract import ExecuteContext
 from weft.sandbox_py import PythonSandboxConfig, PythonTask, ensure_enabled, run_python
 from weft.workflow import Item, NodeOutput
@@ -61,20 +61,7 @@ def _each_item(node_name: str, value: Any, index: int) -> Item:
     """n8n's ``validateRunCodeEachItem`` over one entry the runner made (``{json, pairedItem, binary?}``)."""
     if not isinstance(value, dict):
         raise NodeOperationError(node_name, "Code doesn't return a single object", item_index=index)
-    if not isinstance(value.get("json"), dict):
-        raise NodeOperationError(
-            node_name,
-            f"A 'json' property isn't an object [item {index}]",
-            description="In the returned data, every key named 'json' must point to an object.",
-            item_index=index,
-        )
-    if "binary" in value and not isinstance(value["binary"], dict):
-        raise NodeOperationError(
-            node_name,
-            f"A 'binary' property isn't an object [item {index}]",
-            description="In the returned data, every key named 'binary' must point to an object.",
-            item_index=index,
-        )
+    validate_item(node_name, value, index)
     out: dict[str, Any] = {"json": value["json"]}
     if "pairedItem" in value:  # the runner pairs each result; its continueOnFail error item has none
         out["pairedItem"] = value["pairedItem"]
