@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import mimetypes
+import os
 import re
 from pathlib import Path
 
@@ -30,7 +31,8 @@ from starlette.routing import BaseRoute, Route
 from weft.server.deps import get_instance
 from weft.services.auth import COOKIE_NAME
 
-DIST = Path(__file__).resolve().parent.parent / "editor_dist"
+#: The built editor; ``WEFT_EDITOR_DIST`` points elsewhere (a development build: ``npx vite build --outDir``).
+DIST = Path(os.environ.get("WEFT_EDITOR_DIST") or Path(__file__).resolve().parent.parent / "editor_dist")
 SWAGGER = Path(fastapi_offline.__file__).resolve().parent / "static"
 #: The paths of the single-page app (its client-side routes): each answers ``index.html``.
 SPA_PATHS = ("/", "/signin", "/setup", "/home", "/home/{rest:path}", "/workflow/{rest:path}", "/workflows")
