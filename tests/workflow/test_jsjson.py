@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from weft.workflow.jsjson import js_json, js_json_parse_error, js_number_string
@@ -62,3 +64,25 @@ def test_valid_json_has_no_error() -> None:
 )
 def test_numbers_are_written_as_javascripts_string(value: float, text: str) -> None:
     assert js_number_string(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (1e-05, "0.00001"),
+        (1e-07, "1e-7"),
+        (-2.5e-08, "-2.5e-8"),
+        (1e20, "100000000000000000000"),
+        (1.2345678901234568e20, "123456789012345680000"),
+        (1e21, "1e+21"),
+        (1.5e300, "1.5e+300"),
+    ],
+)
+def test_js_json_writes_floats_in_exponent_form_as_javascript_does(value: float, expected: str) -> None:
+    # JSON.stringify({a: [x]}): decimal notation from 1e-7 up to 1e21, one-digit exponents
+    assert js_json({"a": [value], "s": "1e-05"}) == f'{{"a":[{expected}],"s":"1e-05"}}'
+
+
+def test_js_json_a_string_that_looks_like_the_marker_stays_a_string() -> None:
+    text = "\x00" + "0" * 16 + ":0"
+    assert json.loads(js_json({"s": text, "n": 1e-05})) == {"s": text, "n": 1e-05}

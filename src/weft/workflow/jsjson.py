@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import secrets
 from decimal import Decimal
 from typing import Any
 
@@ -54,8 +56,36 @@ def js_number_string(value: float | int) -> str:
 
 
 def js_json(value: Any) -> str:
-    """JavaScript's ``JSON.stringify(value)``: compact, no ASCII escaping, integral numbers without ``.0``."""
-    return json.dumps(normalize_numbers(value), separators=(",", ":"), ensure_ascii=False)
+    """JavaScript's ``JSON.stringify(value)``: compact, no ASCII escaping, numbers as JavaScript writes them
+    (``2`` for ``2.0``, ``0.00001`` for ``1e-05``, ``1e-7`` for ``1e-07``, ``100000000000000000000`` for ``1e+20``)."""
+    normalized = normalize_numbers(value)
+    text = json.dumps(normalized, separators=(",", ":"), ensure_ascii=False)
+    if not _EXPONENT.search(text):  # no float in exponent form (a string may match too: then the slow path)
+        return text
+    tokens: dict[str, str] = {}
+    marked = _mark_exponent_floats(normalized, tokens, f"\x00{secrets.token_hex(8)}:")
+    text = json.dumps(marked, separators=(",", ":"), ensure_ascii=False)
+    return _TOKEN.sub(lambda m: tokens.get(m.group(1), m.group(0)), text)
+
+
+#: A number in exponent form as Python's ``repr`` writes it (``1e-05``, ``1.5e+20``).
+_EXPONENT = re.compile(r"\d[eE][+-]?\d")
+#: A marked float in :func:`js_json`'s output: the JSON string of its token.
+_TOKEN = re.compile(r'"(\\u0000[0-9a-f]{16}:\d+)"')
+
+
+def _mark_exponent_floats(value: Any, tokens: dict[str, str], prefix: str) -> Any:
+    """``value`` with each float whose ``repr`` has an exponent replaced by a unique token string, whose JavaScript
+    spelling ``tokens`` keeps under the token's JSON form."""
+    if isinstance(value, float) and "e" in repr(value) and math.isfinite(value):
+        token = f"{prefix}{len(tokens)}"
+        tokens[json.dumps(token)[1:-1]] = js_number_string(value)
+        return token
+    if isinstance(value, dict):
+        return {k: _mark_exponent_floats(v, tokens, prefix) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mark_exponent_floats(v, tokens, prefix) for v in value]
+    return value
 
 
 def json_type(value: Any) -> str:
