@@ -9,7 +9,7 @@ export interface PushEvent {
     nodeName?: string;
     status?: string;
     itemCountByConnectionType?: Record<string, number[]>;
-    error?: { message?: string };
+    error?: { message?: string; description?: string | null };
   };
 }
 
@@ -29,6 +29,13 @@ export function applyPush(statuses: Record<string, NodeStatus>, event: PushEvent
   const failed = event.data.status === "error";
   const error = failed ? (event.data.error?.message ?? "error") : done?.error;
   return { ...statuses, [name]: { status: error ? "error" : "success", items, error } };
+}
+
+/** The node and its error (message, description) when ``event`` tells a node failed. */
+export function errorOfEvent(event: PushEvent): [string, { message: string; description: string | null }] | null {
+  const { nodeName, error } = event.data;
+  if (event.type !== "nodeExecuteAfter" || !nodeName || !error) return null;
+  return [nodeName, { message: error.message ?? "error", description: error.description ?? null }];
 }
 
 /** Follow ``executionId``: ``onEvent`` for each event; resolves when the execution finished or the stream broke
