@@ -97,6 +97,20 @@ class TagRepository:
             )
             return [StoredTag.of(row) for row in rows]
 
+    def of_workflows(self, workflow_ids: builtins.list[str] | None = None) -> dict[str, builtins.list[StoredTag]]:
+        """The tags (by name) of each of ``workflow_ids``, or of every tagged workflow, in one query; a workflow of
+        ``workflow_ids`` without tags maps to ``[]``."""
+        found: dict[str, builtins.list[StoredTag]] = {workflow_id: [] for workflow_id in workflow_ids or []}
+        query = select(WorkflowTagEntity.workflow_id, TagEntity).join(
+            TagEntity, WorkflowTagEntity.tag_id == TagEntity.id
+        )
+        if workflow_ids is not None:
+            query = query.where(WorkflowTagEntity.workflow_id.in_(workflow_ids))
+        with self._db.sessions() as session:
+            for workflow_id, tag in session.execute(query.order_by(TagEntity.name)):
+                found.setdefault(workflow_id, []).append(StoredTag.of(tag))
+        return found
+
     def set_workflow_tags(self, workflow_id: str, tag_ids: builtins.list[str]) -> builtins.list[StoredTag]:
         """Replace the workflow's tags; :class:`NotFoundError` when the workflow or a tag does not exist."""
         with self._db.transaction() as session:

@@ -34,7 +34,9 @@ from weft.server.routes import (
     rest_executions,
     rest_node_types,
     rest_push,
+    rest_tags,
     rest_workflows,
+    rest_workflows_from_url,
     waiting_webhooks,
     webhooks,
 )
@@ -104,7 +106,9 @@ def create_app(
         lifespan=lifespan,
     )
     app.include_router(rest_auth.router, prefix="/rest")
+    app.include_router(rest_workflows_from_url.router, prefix="/rest")  # before /workflows/{id}
     app.include_router(rest_workflows.router, prefix="/rest")
+    app.include_router(rest_tags.router, prefix="/rest")
     app.include_router(rest_executions.router, prefix="/rest")
     app.include_router(rest_credentials.router, prefix="/rest")
     app.include_router(rest_binary_data.router, prefix="/rest")

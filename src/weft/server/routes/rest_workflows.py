@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body
+from pydantic import BaseModel, ConfigDict
 
 from weft.db.base import NotFoundError
 from weft.server.deps import InstanceDep
+from weft.server.routes.rest_tags import import_tags, save_tags, tagged
 from weft.server.schemas import Deleted, Envelope, RunStarted, WorkflowIn, WorkflowOut
 from weft.services.activation import webhook_nodes
+from weft.services.prepared import prepare
+from weft.services.webhook_requests import BadRequestError
 
 if TYPE_CHECKING:
+    from weft.engine import Execution
     from weft.services.prepared import PreparedWorkflow
     from weft.services.runner import WorkflowRunner
+    from weft.workflow import Run
 
 router = APIRouter(prefix="/workflows", tags=["workflows"])
 
@@ -28,13 +35,20 @@ def _json(workflow: WorkflowIn) -> dict[str, Any]:
 @router.get("", summary="List workflows")
 async def list_workflows(instance: InstanceDep, active: bool | None = None) -> Envelope[list[WorkflowOut]]:
     stored = await instance.runner.db(instance.store.workflows.list, active=active)
-    return Envelope(data=[WorkflowOut.of(w) for w in stored])
+    return Envelope(data=await tagged(instance, stored))
 
 
 @router.post("", status_code=201, summary="Create a workflow (inactive)")
 async def create_workflow(instance: InstanceDep, workflow: WorkflowIn) -> Envelope[WorkflowOut]:
-    stored = await instance.runner.db(instance.store.workflows.create, _json(workflow), active=False)
-    return Envelope(data=WorkflowOut.of(stored))
+    data = _json(workflow)
+    data.pop("versionId", None)  # the server's, as n8n's
+    wanted = data.pop("tags", None)  # n8n's editor sends tag ids
+    stored = await instance.runner.db(instance.store.workflows.create, data, active=False)
+    if isinstance(wanted, list) and wanted:
+        data["tags"] = wanted
+        await save_tags(instance, stored.id, data, None)
+        stored = await instance.runner.db(instance.store.workflows.update, stored.id, data)
+    return Envelope(data=(await tagged(instance, [stored]))[0])
 
 
 @router.post("/import", status_code=201, summary="Import n8n workflow JSON (an object or an array)")
@@ -45,6 +59,7 @@ async def import_workflows(
     imported = []
     for item in items:
         stored = await instance.runner.db(instance.store.workflows.import_workflow, item, activate=False)
+        await import_tags(instance, stored.id, item)
         if activate:
             stored = await instance.active.activate(stored.id)
         imported.append(WorkflowOut.of(stored))
@@ -56,16 +71,42 @@ async def get_workflow(instance: InstanceDep, workflow_id: str) -> Envelope[Work
     stored = await instance.runner.db(instance.store.workflows.get, workflow_id)
     if stored is None:
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
-    return Envelope(data=WorkflowOut.of(stored))
+    return Envelope(data=(await tagged(instance, [stored]))[0])
+
+
+#: Fields of a workflow's answer that are the server's: a save does not change them in the workflow's JSON.
+SERVER_FIELDS = ("versionId", "createdAt", "updatedAt")
+#: n8n's answer to a save based on an older version (``WorkflowService.update``, n8n 1.x: 400).
+CONFLICT = (
+    "Your most recent changes may be lost, because someone else just updated this workflow. "
+    "Open this workflow in a new tab to see those new updates."
+)
 
 
 @router.patch("/{workflow_id}", summary="Update a workflow (an active one is re-activated with the new version)")
 @router.put("/{workflow_id}", include_in_schema=False)
-async def update_workflow(instance: InstanceDep, workflow_id: str, workflow: WorkflowIn) -> Envelope[WorkflowOut]:
-    stored = await instance.runner.db(instance.store.workflows.update, workflow_id, _json(workflow))
+async def update_workflow(
+    instance: InstanceDep, workflow_id: str, workflow: WorkflowIn, forceSave: bool = False
+) -> Envelope[WorkflowOut]:
+    """A ``versionId`` other than the stored one is refused (400, n8n's message) unless ``forceSave=true``; the
+    workflow's JSON keeps the ``versionId``, ``createdAt``, ``updatedAt`` and ``tags`` it had (unless the tags
+    change)."""
+    data = _json(workflow)
+    sent = data.pop("versionId", None)
+    current = await instance.runner.db(instance.store.workflows.get, workflow_id)
+    if current is None:
+        raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
+    if sent and sent != current.version_id and not forceSave:
+        raise BadRequestError(CONFLICT, workflow_id=workflow_id)
+    for key in SERVER_FIELDS:  # the server's in its answers; the imported export's kept in its JSON
+        data.pop(key, None)
+        if key in current.data:
+            data[key] = current.data[key]
+    await save_tags(instance, workflow_id, data, current.data.get("tags"))
+    stored = await instance.runner.db(instance.store.workflows.update, workflow_id, data)
     if stored.active:
         stored = await instance.active.activate(workflow_id)
-    return Envelope(data=WorkflowOut.of(stored))
+    return Envelope(data=(await tagged(instance, [stored]))[0])
 
 
 @router.delete("/{workflow_id}", summary="Delete a workflow with its webhooks and executions")
@@ -88,27 +129,86 @@ async def deactivate_workflow(instance: InstanceDep, workflow_id: str) -> Envelo
     return Envelope(data=WorkflowOut.of(await instance.active.deactivate(workflow_id)))
 
 
-@router.post("/{workflow_id}/run", summary="Run once: manually, or listen for one test webhook call")
-async def run_workflow(instance: InstanceDep, workflow_id: str, wait: bool = True) -> Envelope[RunStarted]:
+class RunIn(BaseModel):
+    """n8n's manual-run body (``ManualRunPayload``), every field optional; no body runs the whole workflow.
+
+    ``destinationNode`` runs up to that node; with ``runData`` (or ``baseExecutionId``, Weft: the run data of an
+    execution of this workflow) it is a partial execution that reuses the data of the nodes not in
+    ``dirtyNodeNames``. ``workflowData`` runs that JSON (the editor's unsaved state) instead of the saved one."""
+
+    model_config = ConfigDict(extra="allow")  # startNodes, triggerToStartFrom, agentRequest, ...: n8n sends more
+
+    workflowData: dict[str, Any] | None = None
+    runData: dict[str, list[dict[str, Any]]] | None = None
+    destinationNode: str | dict[str, Any] | None = None
+    dirtyNodeNames: list[str] | None = None
+    baseExecutionId: str | None = None
+
+    def destination(self) -> str | None:
+        """The node name (n8n ≥ 1.9x sends ``{nodeName, mode}``, earlier a name)."""
+        if isinstance(self.destinationNode, dict):
+            name = self.destinationNode.get("nodeName")
+            return str(name) if name else None
+        return self.destinationNode or None
+
+
+@router.post("/{workflow_id}/run", summary="Run once: manually (whole, or up to a node), or listen for a test call")
+async def run_workflow(
+    instance: InstanceDep, workflow_id: str, wait: bool = True, body: Annotated[RunIn | None, Body()] = None
+) -> Envelope[RunStarted]:
     """``wait=false``: answer as soon as the execution exists (status ``running``) and let it run on; follow it
-    with ``GET /rest/push?executionId=``."""
+    with ``GET /rest/push?executionId=``. Pinned data (``pinData``) stands in for the pinned nodes' output."""
+    request = body or RunIn()
     stored = await instance.runner.db(instance.store.workflows.get, workflow_id)
     if stored is None:
         raise NotFoundError(f"Workflow {workflow_id!r} does not exist.", workflow_id=workflow_id)
-    prepared = instance.runner.cache.get(stored)
-    if webhook_nodes(prepared):
-        urls = await instance.test_webhooks.listen(stored.data)
+    if request.workflowData is not None:
+        prepared = prepare({**request.workflowData, "id": workflow_id}, instance.runner.registry)
+    else:
+        prepared = instance.runner.cache.get(stored)
+    run_data = await _run_data(instance.runner, workflow_id, request)
+    destination = request.destination()
+    pinned = prepared.workflow.pin_data
+    if not run_data and any(name not in pinned for name, _ in webhook_nodes(prepared)):
+        urls = await instance.test_webhooks.listen(prepared.data)
         return Envelope(data=RunStarted(waitingForWebhook=True, testUrls=urls))
+    begin = _begin(destination, run_data, request.dirtyNodeNames or [])
     if not wait:
-        execution_id = await _run_in_background(instance.runner, prepared)
+        execution_id = await _run_in_background(instance.runner, prepared, begin)
         return Envelope(data=RunStarted(executionId=execution_id, status="running"))
-    result = await instance.runner.run(prepared, mode="manual")
+    result = await instance.runner.run(prepared, mode="manual", begin=begin)
     return Envelope(data=RunStarted(executionId=result.execution_id, status=result.run["status"]))
 
 
-async def _run_in_background(runner: WorkflowRunner, prepared: PreparedWorkflow) -> str:
+async def _run_data(runner: WorkflowRunner, workflow_id: str, request: RunIn) -> dict[str, Any] | None:
+    """The run data to reuse: sent, or that of ``baseExecutionId`` (an execution of this workflow only)."""
+    if request.runData is not None or request.baseExecutionId is None:
+        return request.runData
+    base = await runner.db(runner.store.executions.get, request.baseExecutionId)
+    if base is None or base.workflow_id != workflow_id:
+        raise NotFoundError(f"Execution {request.baseExecutionId!r} does not exist.")
+    data: dict[str, Any] = dict(base.data or {})
+    run_data: dict[str, Any] = (data.get("resultData") or {}).get("runData") or {}
+    return run_data
+
+
+def _begin(
+    destination: str | None, run_data: dict[str, Any] | None, dirty: list[str]
+) -> Callable[[Execution], Awaitable[Run]] | None:
+    """How the execution starts: up to ``destination`` reusing ``run_data`` (n8n's partial execution), up to it
+    from the trigger, or (``None``) the whole workflow."""
+    if destination is None:
+        return None
+    if run_data:
+        return lambda execution: execution.run_partial(run_data=run_data, dirty_nodes=dirty, destination=destination)
+    return lambda execution: execution.run(destination_node=destination)
+
+
+async def _run_in_background(
+    runner: WorkflowRunner, prepared: PreparedWorkflow, begin: Callable[[Execution], Awaitable[Run]] | None
+) -> str:
     created: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-    task = runner.spawn(runner.run(prepared, mode="manual", started=created.set_result))
+    task = runner.spawn(runner.run(prepared, mode="manual", started=created.set_result, begin=begin))
     await asyncio.wait([created, task], return_when=asyncio.FIRST_COMPLETED)
     if not created.done():  # it failed before its row existed
         created.cancel()
