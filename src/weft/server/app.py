@@ -30,6 +30,8 @@ from weft.server.routes import (
     public_api_versions,
     rest_auth,
     rest_binary_data,
+    rest_chat,
+    rest_credential_types,
     rest_credentials,
     rest_executions,
     rest_node_types,
@@ -111,9 +113,11 @@ def create_app(
     app.include_router(rest_tags.router, prefix="/rest")
     app.include_router(rest_executions.router, prefix="/rest")
     app.include_router(rest_credentials.router, prefix="/rest")
+    app.include_router(rest_credential_types.router, prefix="/rest")
     app.include_router(rest_binary_data.router, prefix="/rest")
     app.include_router(rest_push.router, prefix="/rest")
     app.include_router(rest_node_types.router, prefix="/rest")
+    app.include_router(rest_chat.router, prefix="/rest")
     app.include_router(public_api.router, prefix="/api/v1")
     app.include_router(public_api_audit.router, prefix="/api/v1")
     app.include_router(public_api_credential_schema.router, prefix="/api/v1")

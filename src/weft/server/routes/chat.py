@@ -56,12 +56,13 @@ async def _call(instance: Instance, request: Request, target: ChatTarget, *, tes
     answer = await call_chat(
         instance.runner, target, incoming, test=test, page_url=request.url.path, auth=instance.auth
     )
-    response = _to_response(answer)
+    response = chat_response(answer)
     response.headers.update(cors)
     return response
 
 
-def _to_response(answer: ChatAnswer) -> Response:
+def chat_response(answer: ChatAnswer) -> Response:
+    """The HTTP answer: a streamed one as it comes, else the webhook response."""
     if isinstance(answer, ChatStream):
         return StreamingResponse(answer.chunks, media_type=answer.media_type, headers=answer.headers)
     return to_response(answer)
@@ -72,4 +73,4 @@ routes = [
     Route("/webhook-test/{webhook_id}/chat", test_chat, methods=METHODS),
 ]
 
-__all__ = ["routes"]
+__all__ = ["chat_response", "routes"]
