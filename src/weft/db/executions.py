@@ -206,17 +206,29 @@ class ExecutionRepository:
         last_id: str | None = None,
         started_after: datetime | None = None,
         started_before: datetime | None = None,
+        first_id: str | None = None,
     ) -> builtins.list[StoredExecution]:
-        """Executions newest first, without data; page with ``last_id`` (the last id of the previous page)."""
+        """Executions newest first, without data; page with ``last_id`` (the last id of the previous page);
+        ``first_id`` keeps only newer ones (n8n's ``firstId``: what came since the list was loaded)."""
         query = select(ExecutionEntity).order_by(ExecutionEntity.id.desc()).limit(limit)
         query = _filtered(query, workflow_id, statuses, started_after, started_before)
         if last_id is not None:
             query = query.where(ExecutionEntity.id < _key(last_id))
+        if first_id is not None:
+            query = query.where(ExecutionEntity.id > _key(first_id))
         with self._db.sessions() as session:
             return [_record(row, None) for row in session.scalars(query)]
 
-    def count(self, *, workflow_id: str | None = None, statuses: Collection[str] | None = None) -> int:
-        query = _filtered(select(func.count(ExecutionEntity.id)), workflow_id, statuses, None, None)
+    def count(
+        self,
+        *,
+        workflow_id: str | None = None,
+        statuses: Collection[str] | None = None,
+        started_after: datetime | None = None,
+        started_before: datetime | None = None,
+    ) -> int:
+        """How many executions match the filters of :meth:`list` (all pages)."""
+        query = _filtered(select(func.count(ExecutionEntity.id)), workflow_id, statuses, started_after, started_before)
         with self._db.sessions() as session:
             return int(session.scalar(query) or 0)
 
