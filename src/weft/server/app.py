@@ -34,9 +34,11 @@ from weft.server.routes import (
     rest_credential_types,
     rest_credentials,
     rest_executions,
+    rest_expressions,
     rest_node_types,
     rest_push,
     rest_tags,
+    rest_waiting,
     rest_workflows,
     rest_workflows_from_url,
     waiting_webhooks,
@@ -112,6 +114,8 @@ def create_app(
     app.include_router(rest_workflows.router, prefix="/rest")
     app.include_router(rest_tags.router, prefix="/rest")
     app.include_router(rest_executions.router, prefix="/rest")
+    app.include_router(rest_expressions.router, prefix="/rest")
+    app.include_router(rest_waiting.router, prefix="/rest")
     app.include_router(rest_credentials.router, prefix="/rest")
     app.include_router(rest_credential_types.router, prefix="/rest")
     app.include_router(rest_binary_data.router, prefix="/rest")

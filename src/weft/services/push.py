@@ -4,7 +4,7 @@
 The runner attaches a :class:`PushHub` to the hooks of each manual execution. Every event is kept in the
 execution's channel until a short while after it finished, so a subscriber that connects after the run started
 (it learns the id from the run's answer) still sees every event, in order. Events carry what the canvas shows
-(status, item counts per output, the error's message), never item data.
+(status, item counts per output, the error's message and description), never item data.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _after(execution_id: str, node_name: str, task: dict[str, Any]) -> dict[str,
     data["executionTime"] = task.get("executionTime")
     data["itemCountByConnectionType"] = counts
     if error is not None:
-        data["error"] = {"message": error.get("message")}
+        data["error"] = {"message": error.get("message"), "description": error.get("description")}
     return data
 
 

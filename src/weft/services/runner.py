@@ -218,12 +218,14 @@ class WorkflowRunner:
         depth: int = 0,
         parent_execution: dict[str, Any] | None = None,
         started: Callable[[str], None] | None = None,
+        begin: Callable[[Execution], Awaitable[Run]] | None = None,
     ) -> RunResult:
         """Create the execution (``running``), run it to its end or its first wait, and save it.
 
         ``parent_execution`` (a sub-workflow's ``parentExecution``) is written into its data, so that a resumed child
         can resume its parent (:mod:`weft.services.subworkflows`). ``started`` is told the execution's id as soon
-        as its row exists."""
+        as its row exists. ``begin`` starts the execution instead of running it from ``start_node`` (the editor's
+        partial execution: ``Execution.run_partial``)."""
         execution_id = await self.db_write(
             self.executions.create,
             prepared.data,
@@ -242,6 +244,8 @@ class WorkflowRunner:
             from weft.services.subworkflows import link_to_parent
 
             execution.hooks.on("workflowExecuteBefore", link_to_parent(parent_execution))
+        if begin is not None:
+            return await self._drive(execution, prepared, lambda: begin(execution))
         return await self._drive(
             execution, prepared, lambda: execution.run(start_node=start_node, trigger_items=trigger_items)
         )
