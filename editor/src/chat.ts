@@ -95,6 +95,21 @@ export function approvalOf(data: unknown): Approval | null {
   };
 }
 
+/** The question a waiting execution asked in a streamed chat: the streamed chunks carry only its text, the
+ * waiting node's output keeps the whole message (``sendMessage``, with its buttons). */
+export function waitingApproval(runData: Record<string, { executionStatus?: string; data?: unknown }[]> | undefined): Approval | null {
+  for (const tasks of Object.values(runData ?? {})) {
+    const last = tasks[tasks.length - 1];
+    if (last?.executionStatus !== "waiting" || !last.data || typeof last.data !== "object") continue;
+    for (const outputs of Object.values(last.data as Record<string, unknown[][] | null>)) {
+      const first = outputs?.[0]?.[0] as { sendMessage?: unknown } | undefined;
+      const approval = approvalOf({ message: first?.sendMessage });
+      if (approval) return approval;
+    }
+  }
+  return null;
+}
+
 /** A button's link on this origin (the server signs absolute links with its public URL). */
 export function sameOrigin(link: string): string {
   const url = new URL(link, window.location.href);
