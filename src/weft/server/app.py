@@ -34,6 +34,7 @@ from weft.server.routes import (
     rest_credential_types,
     rest_credentials,
     rest_executions,
+    rest_expressions,
     rest_node_types,
     rest_push,
     rest_tags,
@@ -113,6 +114,7 @@ def create_app(
     app.include_router(rest_workflows.router, prefix="/rest")
     app.include_router(rest_tags.router, prefix="/rest")
     app.include_router(rest_executions.router, prefix="/rest")
+    app.include_router(rest_expressions.router, prefix="/rest")
     app.include_router(rest_waiting.router, prefix="/rest")
     app.include_router(rest_credentials.router, prefix="/rest")
     app.include_router(rest_credential_types.router, prefix="/rest")
