@@ -7,6 +7,7 @@ HTTP too. Every browser test fails on any console error; the run takes the scree
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,6 +210,8 @@ def test_an_approval_flow_approved_from_the_chat_panel(browser: Any, live: LiveS
             in (browser.find_element(By.ID, "message").text if browser.find_elements(By.ID, "message") else "")
         )
     )
+    browser.find_element(By.ID, "fit").click()  # the whole workflow beside the panel
+    time.sleep(0.5)  # Vue Flow's fit animation, for the picture only
     browser.save_screenshot(str(DOCS / "editor-chat.png"))
     assert console_errors(browser) == []
 
