@@ -4,6 +4,7 @@ import { ref } from "vue";
 export type Route =
   | { name: "list" }
   | { name: "signin" }
+  | { name: "executions" }
   | { name: "workflow"; id: string }
   | { name: "execution"; id: string; executionId: string };
 
@@ -13,6 +14,7 @@ export function parse(path: string): Route {
   const workflow = /^\/workflow\/([^/]+)\/?$/.exec(path);
   if (workflow) return { name: "workflow", id: decodeURIComponent(workflow[1]) };
   if (path.startsWith("/signin")) return { name: "signin" };
+  if (/^\/home\/executions\/?$/.test(path)) return { name: "executions" };
   return { name: "list" };
 }
 

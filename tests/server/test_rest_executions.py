@@ -154,3 +154,5 @@ def test_retry_with_the_original_or_the_currently_saved_workflow(live: LiveServe
     assert [n["type"] for n in ran["nodes"]] == ["n8n-nodes-base.manualTrigger", "n8n-nodes-base.noOp"]
     retries = _list(live, filter={"workflowId": workflow_id})
     assert _ids(retries) == [current["id"], original["id"], failed]
+    marks = {row["id"]: row["retrySuccessId"] for row in retries["data"]}
+    assert marks == {current["id"]: None, original["id"]: None, failed: current["id"]}  # as n8n marks it

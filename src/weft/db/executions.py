@@ -171,6 +171,12 @@ class ExecutionRepository:
             self.delete([execution_id])
         return keep
 
+    def set_retry_success(self, execution_id: str, retry_id: str) -> None:
+        """Note on a failed execution that its retry ``retry_id`` succeeded (n8n's ``retrySuccessId``)."""
+        query = update(ExecutionEntity).where(ExecutionEntity.id == _key(execution_id))
+        with self._db.transaction() as session:
+            session.execute(query.values(retry_success_id=retry_id))
+
     def set_status(self, execution_id: str, status: str, *, expected: Collection[str] | None = None) -> bool:
         """Set the status, only if the current one is in ``expected`` when given; True if it changed.
 
