@@ -135,6 +135,12 @@ def test_webhook_set_respond_built_with_the_creator_saved_activated_called(live:
     execution = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".execution-row"))[0]
     assert execution.find_element(By.CSS_SELECTOR, ".execution-status").text == "success"
     assert execution.find_element(By.CSS_SELECTOR, ".execution-mode").text == "webhook"
+    called = live.executions(workflow_id)[0]["id"]
+    browser.find_element(By.ID, "nav-executions").click()  # and in the list of all executions
+    listed = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, f'.execution-row[data-id="{called}"]'))[0]
+    assert listed.get_attribute("data-status") == "success"
+    assert listed.find_element(By.CSS_SELECTOR, ".execution-workflow").text == saved["name"]
+    assert listed.find_element(By.CSS_SELECTOR, ".execution-mode").text == "webhook"
     assert console_errors(browser) == []
 
 
