@@ -68,6 +68,14 @@ export interface RunStarted {
 /** The fields the server adds to a stored workflow: they are not part of the workflow JSON a save sends. */
 export const SERVER_FIELDS = ["active", "versionId", "createdAt", "updatedAt"] as const;
 
+/** Each workflow's ``versionId`` as last loaded or saved: a save sends it, as n8n's editor does (the server refuses
+ * a save based on an older version). Kept here, not in the edited document, so an undo cannot bring back an old one. */
+const versions = new Map<string, string>();
+function seen(workflow: StoredWorkflow): StoredWorkflow {
+  if (workflow.versionId) versions.set(workflow.id, workflow.versionId);
+  return workflow;
+}
+
 export const api = {
   me: () => call<{ data: User }>("GET", "/rest/login").then((r) => r.data),
   login: (email: string, password: string) =>
@@ -77,11 +85,14 @@ export const api = {
   logout: () => call<unknown>("POST", "/rest/logout"),
   workflows: () => call<{ data: StoredWorkflow[] }>("GET", "/rest/workflows").then((r) => r.data),
   workflow: (id: string) =>
-    call<{ data: StoredWorkflow }>("GET", `/rest/workflows/${encodeURIComponent(id)}`).then((r) => r.data),
+    call<{ data: StoredWorkflow }>("GET", `/rest/workflows/${encodeURIComponent(id)}`).then((r) => seen(r.data)),
   create: (workflow: Workflow) =>
     call<{ data: StoredWorkflow }>("POST", "/rest/workflows", workflow).then((r) => r.data),
   save: (id: string, workflow: Workflow) =>
-    call<{ data: StoredWorkflow }>("PUT", `/rest/workflows/${encodeURIComponent(id)}`, workflow).then((r) => r.data),
+    call<{ data: StoredWorkflow }>("PATCH", `/rest/workflows/${encodeURIComponent(id)}`, {
+      ...workflow,
+      versionId: versions.get(id) ?? workflow.versionId,
+    }).then((r) => seen(r.data)),
   remove: (id: string) => call<unknown>("DELETE", `/rest/workflows/${encodeURIComponent(id)}`),
   importJson: (body: unknown) =>
     call<{ data: StoredWorkflow[] }>("POST", "/rest/workflows/import", body).then((r) => r.data),

@@ -322,3 +322,78 @@ export function statusesOf(
   }
   return statuses;
 }
+
+/** n8n's ``uniqueNodeName``: ``name`` when free, else "Set" → "Set1" → "Set2" (a trailing number is the first
+ * one tried: "Set3" → "Set3", "Set4", …) and "123" → "123-1". */
+export function uniqueNodeName(name: string, taken: Set<string>): string {
+  if (!taken.has(name)) return name;
+  const allDigits = /^\d+$/.test(name);
+  const match = allDigits ? null : /^(.*\D)(\d*)$/.exec(name);
+  const base = match ? match[1] : name;
+  let index = match && match[2] ? Number(match[2]) : 1;
+  let unique = base;
+  while (taken.has(unique)) unique = `${base}${allDigits ? "-" : ""}${index++}`;
+  return unique;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** ``value`` (a node's parameters) with the expressions' references to the node ``from`` renamed to ``to``, as
+ * n8n's ``Workflow.renameNode`` does: ``$('from')``, ``$("from")``, ``$node["from"]``, ``$node['from']``,
+ * ``$node.from``, ``$items("from"``. */
+export function renameReferences(value: unknown, from: string, to: string): unknown {
+  if (typeof value === "string") {
+    if (!value.startsWith("=") || !value.includes(from)) return value;
+    const name = escapeRegExp(from);
+    const quoted = (q: string) => to.replace(/\\/g, "\\\\").replace(new RegExp(q, "g"), `\\${q}`);
+    let out = value;
+    for (const q of ["'", '"']) {
+      const named = `${q}${quoted(q)}${q}`;
+      out = out
+        .replace(new RegExp(`\\$\\(${q}${name}${q}\\)`, "g"), () => `$(${named})`)
+        .replace(new RegExp(`\\$node\\[${q}${name}${q}\\]`, "g"), () => `$node[${named}]`)
+        .replace(new RegExp(`\\$items\\(${q}${name}${q}`, "g"), () => `$items(${named}`);
+    }
+    if (/^[A-Za-z_$][\w$]*$/.test(from)) {
+      const dotted = /^[A-Za-z_$][\w$]*$/.test(to) ? `$node.${to}` : `$node[${JSON.stringify(to)}]`;
+      out = out.replace(new RegExp(`\\$node\\.${name}\\b`, "g"), () => dotted);
+    }
+    return out;
+  }
+  if (Array.isArray(value)) return value.map((v) => renameReferences(v, from, to));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renameReferences(v, from, to)]));
+  }
+  return value;
+}
+
+/** ``connections`` of the nodes in ``names`` to nodes in ``names`` only (n8n's ``getConnectionsForNodes``). */
+export function connectionsAmong(connections: Connections, names: Set<string>): Connections {
+  const kept: Connections = {};
+  for (const [source, byType] of Object.entries(connections ?? {})) {
+    if (!names.has(source)) continue;
+    const filtered: Record<string, (Target[] | null)[]> = {};
+    for (const [type, outputs] of Object.entries(byType ?? {})) {
+      filtered[type] = (outputs ?? []).map((targets) => (targets ?? []).filter((t) => names.has(t.node)));
+    }
+    if (Object.keys(filtered).length) kept[source] = filtered;
+  }
+  return kept;
+}
+
+/** ``connections`` with every node name mapped through ``renamed`` (sources and targets). */
+export function renameConnections(connections: Connections, renamed: Map<string, string>): Connections {
+  const out: Connections = {};
+  for (const [source, byType] of Object.entries(connections ?? {})) {
+    const outputs: Record<string, (Target[] | null)[]> = {};
+    for (const [type, list] of Object.entries(byType ?? {})) {
+      outputs[type] = (list ?? []).map((targets) =>
+        targets === null ? null : targets.map((t) => ({ ...t, node: renamed.get(t.node) ?? t.node })),
+      );
+    }
+    out[renamed.get(source) ?? source] = outputs;
+  }
+  return out;
+}
