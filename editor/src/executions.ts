@@ -67,6 +67,18 @@ export function formatDuration(ms: number | null): string {
   return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
 }
 
+/** Running or waiting: the server can stop it (``POST /rest/executions/{id}/stop``). */
+export function canStop(status: string): boolean {
+  return isRunning(status) || status === "waiting";
+}
+
+/** What a waiting execution waits for: n8n's "until {time}", or a call when it waits indefinitely (year 3000). */
+export function waitLabel(waitTill?: string | null): string {
+  if (!waitTill) return "";
+  const until = new Date(waitTill);
+  return until.getUTCFullYear() >= 3000 ? "until it is called" : `until ${until.toLocaleString()}`;
+}
+
 /** The started date and time in the browser's locale. */
 export function startedLabel(startedAt?: string | null): string {
   return startedAt ? new Date(startedAt).toLocaleString() : "";

@@ -5,6 +5,7 @@ import {
   deleteExecution,
   listExecutions,
   retryExecution,
+  stopExecution,
   type ExecutionFilter,
   type ExecutionSummary,
 } from "./api-executions";
@@ -26,6 +27,7 @@ export function useExecutions(base: ExecutionFilter = {}) {
   let timer: number | undefined;
   let clock: number | undefined;
   let refreshes = 0;
+  let latest = 0; // only the newest load's answer is shown (the filter may change while one is on its way)
 
   async function attempt(action: () => Promise<void>): Promise<void> {
     error.value = "";
@@ -39,7 +41,9 @@ export function useExecutions(base: ExecutionFilter = {}) {
   /** The first page again (as many rows as are shown, so "Load more" pages stay). */
   const load = () =>
     attempt(async () => {
+      const asked = ++latest;
       const page = await listExecutions(filter, Math.min(250, Math.max(PAGE, rows.value.length)));
+      if (asked !== latest) return;
       rows.value = page.data;
       count.value = page.count;
       nextCursor.value = page.nextCursor;
@@ -77,6 +81,13 @@ export function useExecutions(base: ExecutionFilter = {}) {
       await load();
     });
 
+  const stop = (id: string) =>
+    attempt(async () => {
+      await stopExecution(id);
+      message.value = "Execution stopped";
+      await load();
+    });
+
   const retry = (id: string, loadWorkflow: boolean) =>
     attempt(async () => {
       const retried = await retryExecution(id, loadWorkflow);
@@ -92,5 +103,5 @@ export function useExecutions(base: ExecutionFilter = {}) {
     window.clearTimeout(timer);
     window.clearInterval(clock);
   });
-  return { filter, rows, count, nextCursor, error, message, loaded, now, load, loadMore, remove, retry };
+  return { filter, rows, count, nextCursor, error, message, loaded, now, load, loadMore, remove, retry, stop };
 }

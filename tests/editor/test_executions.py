@@ -209,3 +209,36 @@ def test_a_running_execution_shows_running_and_the_list_refreshes_by_itself(live
     wait_for(lambda: _row(browser, running).get_attribute("data-status") == "success", timeout=20)
     assert _row(browser, running).find_element(By.CSS_SELECTOR, ".execution-duration").text.endswith("s")
     assert console_errors(browser) == []
+
+
+def test_a_waiting_execution_says_what_it_waits_for_and_stops(live: LiveServer, browser: Any) -> None:
+    wait = node("Wait", "n8n-nodes-base.wait", {"resume": "webhook"}, version=1.1)
+    workflow_id = _create(live, fail=False, name="waiting", middle=wait)
+    waiting = _run(live, workflow_id, wait=False)
+    live.wait_status(waiting, "waiting")
+    _open_page(browser, live)
+    row = _row(browser, waiting)
+    assert row.get_attribute("data-status") == "waiting"
+    assert row.find_element(By.CSS_SELECTOR, ".execution-duration").text == "until it is called"
+    assert not row.find_elements(By.CSS_SELECTOR, '[data-test-id="execution-retry"]')  # not failed: no retry
+    row.find_element(By.CSS_SELECTOR, '[data-test-id="execution-stop"]').click()
+    wait_for(lambda: _row(browser, waiting).get_attribute("data-status") == "canceled")
+    assert live.execution(waiting)["status"] == "canceled"
+    assert _row(browser, waiting).find_elements(By.CSS_SELECTOR, '[data-test-id="execution-retry"]')  # now it can
+    assert not _row(browser, waiting).find_elements(By.CSS_SELECTOR, '[data-test-id="execution-stop"]')
+    assert console_errors(browser) == []
+
+
+def test_load_more_pages_through_the_list(live: LiveServer, browser: Any) -> None:
+    workflow_id = _create(live, fail=False, name="many runs")
+    ran = [_run(live, workflow_id) for _ in range(23)]
+    _open_page(browser, live)
+    Select(browser.find_element(By.CSS_SELECTOR, '[data-test-id="executions-filter-workflow"]')).select_by_value(
+        workflow_id
+    )
+    wait_for(lambda: [r["id"] for r in _rows(browser)] == ran[::-1][:20])  # n8n's page: 20
+    assert browser.find_element(By.CSS_SELECTOR, ".executions-count").text == "23 executions"
+    browser.find_element(By.CSS_SELECTOR, ".load-more").click()
+    wait_for(lambda: [r["id"] for r in _rows(browser)] == ran[::-1])
+    assert not browser.find_elements(By.CSS_SELECTOR, ".load-more")  # the last page
+    assert console_errors(browser) == []
