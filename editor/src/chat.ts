@@ -126,6 +126,18 @@ export function replyLink(approval: Approval): string | null {
   return url.pathname + url.search;
 }
 
+/** The body of a button's resume call: ``{}``, or for an approval with edited tool arguments (JSON text)
+ * ``{toolParameters}`` (the edited call runs); ``error`` when the edit is not JSON. */
+export function approvalBody(button: ApprovalButton, edited?: string): { body: Record<string, unknown> } | { error: string } {
+  const approving = new URL(button.link, window.location.href).searchParams.get("approved") === "true";
+  if (edited === undefined || !approving) return { body: {} };
+  try {
+    return { body: { toolParameters: JSON.parse(edited) as unknown } };
+  } catch (e) {
+    return { error: `The tool's arguments are not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
 /** A message of a stored session, as ``loadPreviousSession`` lists it (LangChain's serialized messages). */
 export interface StoredMessage {
   id?: string[];

@@ -189,8 +189,8 @@ def test_an_approval_flow_approved_from_the_chat_panel(browser: Any, live: LiveS
     assert question[0] == "bot" and question[1].startswith("The agent wants to run this tool: Refund")
     buttons = browser.find_elements(By.CSS_SELECTOR, "[data-test-id=chat-approval-button]")
     assert [b.text for b in buttons] == ["Approve", "Decline"]
-    arguments = browser.find_element(By.CSS_SELECTOR, ".chat-tool-arguments").text
-    assert json.loads(arguments) == {"input": "42"}
+    arguments = browser.find_element(By.CSS_SELECTOR, "[data-test-id=chat-tool-arguments]").get_attribute("value")
+    assert json.loads(arguments or "") == {"input": "42"}
     [waiting] = wait_for(lambda: [r for r in live.executions(workflow_id) if r["status"] == "waiting"])
 
     buttons[0].click()
@@ -213,6 +213,25 @@ def test_an_approval_flow_approved_from_the_chat_panel(browser: Any, live: LiveS
     browser.find_element(By.ID, "fit").click()  # the whole workflow beside the panel
     time.sleep(0.5)  # Vue Flow's fit animation, for the picture only
     browser.save_screenshot(str(DOCS / "editor-chat.png"))
+    assert console_errors(browser) == []
+
+
+def test_edited_tool_arguments_run_when_approved(browser: Any, live: LiveServer) -> None:
+    data, _ = refund_workflow([{"toolCalls": [refund_call()]}, "Result: {{last_tool_result}}"])
+    _open_chat(browser, live, _layout(data))
+    _send(browser, "Please refund order 42")
+    _replied(browser, 2)
+    box = browser.find_element(By.CSS_SELECTOR, "[data-test-id=chat-tool-arguments]")
+    approve = browser.find_element(By.CSS_SELECTOR, "[data-test-id=chat-approval-button]")
+    box.clear()
+    box.send_keys('{"input": ')
+    approve.click()  # not JSON: nothing is sent, the panel says why
+    alert = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".chat-panel [role=alert]"))
+    assert "not valid JSON" in alert[0].text
+    assert approve.is_enabled() and len(_messages(browser)) == 2
+    box.send_keys('"43"}')
+    approve.click()
+    assert _replied(browser, 4)[-1] == ("bot", 'Result: [{"response":"refunded order 43"}]')
     assert console_errors(browser) == []
 
 
