@@ -226,3 +226,19 @@ def test_an_approval_request_gives_the_mails_links(live: LiveServer, smtp: SmtpC
     assert answered.status_code == 200
     done = live.wait_status(execution["id"], "success")
     assert output(done, "After")[0]["answer"] == "true"
+
+
+def test_a_hitl_tools_request_gives_the_chats_approve_and_decline_links(live: LiveServer) -> None:
+    from tests.hitl._workflows import message, refund_call, refund_workflow
+
+    data, webhook_id = refund_workflow([{"toolCalls": [refund_call("42")]}, "Done: {{last_tool_result}}"])
+    live.instance.store.workflows.import_workflow(data, activate=True)
+    asked = live.client.post(f"/webhook/{webhook_id}/chat", json=message("Please refund order 42"))
+    assert asked.status_code == 200, asked.text
+    buttons = {b["text"]: b["link"] for b in asked.json()["message"]["buttons"]}
+    [execution_id] = [r["id"] for r in live.executions(data["id"]) if r["status"] == "waiting"]
+    info = waiting(live, execution_id).json()["data"]
+    assert info["approval"] == {"approveUrl": buttons["Approve"], "declineUrl": buttons["Decline"], "message": None}
+    assert live.client.post(info["approval"]["declineUrl"]).status_code == 200
+    done = live.wait_status(execution_id, "success")
+    assert run_data(done)["Approve"][0]["data"]["ai_tool"][0][0]["json"]["data"]["approved"] is False
