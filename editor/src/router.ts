@@ -5,6 +5,7 @@ export type Route =
   | { name: "list" }
   | { name: "signin" }
   | { name: "executions" }
+  | { name: "credentials" }
   | { name: "workflow"; id: string }
   | { name: "execution"; id: string; executionId: string };
 
@@ -15,6 +16,7 @@ export function parse(path: string): Route {
   if (workflow) return { name: "workflow", id: decodeURIComponent(workflow[1]) };
   if (path.startsWith("/signin")) return { name: "signin" };
   if (/^\/home\/executions\/?$/.test(path)) return { name: "executions" };
+  if (/^\/home\/credentials\/?$/.test(path)) return { name: "credentials" };
   return { name: "list" };
 }
 
