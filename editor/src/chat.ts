@@ -110,6 +110,16 @@ export function waitingApproval(runData: Record<string, { executionStatus?: stri
   return null;
 }
 
+/** The chat session a run answered: the ``sessionId`` of its chat trigger's item. */
+export function runSession(runData: Record<string, { data?: unknown }[]> | undefined): string | null {
+  for (const tasks of Object.values(runData ?? {})) {
+    const main = (tasks[0]?.data as { main?: unknown[][] } | undefined)?.main;
+    const item = main?.[0]?.[0] as { json?: { sessionId?: unknown; action?: unknown } } | undefined;
+    if (typeof item?.json?.sessionId === "string" && item.json.action === "sendMessage") return item.json.sessionId;
+  }
+  return null;
+}
+
 /** A button's link on this origin (the server signs absolute links with its public URL). */
 export function sameOrigin(link: string): string {
   const url = new URL(link, window.location.href);

@@ -235,6 +235,22 @@ def test_edited_tool_arguments_run_when_approved(browser: Any, live: LiveServer)
     assert console_errors(browser) == []
 
 
+def test_a_waiting_question_is_still_answerable_after_a_reload(browser: Any, live: LiveServer) -> None:
+    data, _ = refund_workflow([{"toolCalls": [refund_call()]}, "Result: {{last_tool_result}}"])
+    workflow_id = _open_chat(browser, live, _layout(data))
+    _send(browser, "Please refund order 42")
+    _replied(browser, 2)
+    browser.refresh()
+    wait_for(lambda: len(canvas_nodes(browser)) == len(data["nodes"]))
+    browser.find_element(By.CSS_SELECTOR, "[data-test-id=workflow-chat-button]").click()
+    buttons = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=chat-approval-button]"))
+    assert _texts(browser)[-1][1].startswith("The agent wants to run this tool: Refund")
+    buttons[0].click()
+    assert _replied(browser, 3)[-1] == ("bot", 'Result: [{"response":"refunded order 42"}]')
+    assert [r["status"] for r in live.executions(workflow_id)] == ["success"]
+    assert console_errors(browser) == []
+
+
 def test_a_streamed_chat_shows_the_question_and_declining_answers(browser: Any, live: LiveServer) -> None:
     data, _ = refund_workflow([{"toolCalls": [refund_call()]}, "Result: {{last_tool_result}}"])
     data["nodes"][0]["parameters"]["options"] = {"responseMode": "streaming"}
