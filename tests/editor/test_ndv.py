@@ -369,3 +369,38 @@ def test_an_agents_model_shows_its_input_messages_and_its_output(live: LiveServe
     assert "Hello, Ada!" in shown_out
     assert "ai_languageModel" in output.text  # the sub-node's connection type, as n8n's output shows it
     assert console_errors(browser) == []
+
+
+def test_execute_step_runs_up_to_the_node_and_shows_its_output(live: LiveServer, browser: Any) -> None:
+    workflow = _people_workflow()
+    live.import_workflow(workflow, activate=False)
+    sign_in(browser, live)
+    wait_for(lambda: row(browser, workflow["name"]))
+    open_workflow(browser, workflow["name"], node_count=5)
+    panel = _open(browser, "Data")
+    assert "Execute this node to view data" in panel.find_element(*_by("[data-test-id=ndv-output-panel]")).text
+    panel.find_element(*_by("[data-test-id=node-execute-button]")).click()
+    output = _find(browser, "[data-test-id=ndv-output-panel]")
+    wait_for(lambda: output.find_elements(*_by("[data-test-id=ndv-data-table]")), timeout=20)
+    assert _table(output)[1] == [["Ada", "36", '["x"]'], ["Bob", "17", "[]"]]
+    _close(browser)
+    assert status(browser, "Data") == "2 items" and status(browser, "Is adult") is None  # up to the node only
+    assert console_errors(browser) == []
+
+
+def test_an_opened_execution_shows_its_data_read_only(live: LiveServer, browser: Any) -> None:
+    workflow = _people_workflow()
+    workflow_id = live.import_workflow(workflow, activate=False)
+    done = live.client.post(f"/rest/workflows/{workflow_id}/run").json()["data"]
+    sign_in(browser, live)
+    browser.get(f"{live.url}/workflow/{workflow_id}/executions/{done['executionId']}")
+    wait_for(lambda: len(_names(browser)) == 5)
+    panel = _open(browser, "Adult")
+    output = panel.find_element(*_by("[data-test-id=ndv-output-panel]"))
+    wait_for(lambda: output.find_elements(*_by("[data-test-id=ndv-data-table]")))
+    assert _table(output)[1] == [["Ada", "36", '["x"]']]
+    assert not panel.find_elements(*_by("[data-test-id=ndv-pin]"))  # nothing can be edited
+    assert not panel.find_elements(*_by("[data-test-id=node-execute-button]"))
+    panel.find_element(*_by("[data-test-id=ndv-tab-settings]")).click()
+    assert not _find(browser, "[data-test-id=setting-alwaysOutputData] input").is_enabled()
+    assert console_errors(browser) == []
