@@ -42,22 +42,23 @@ def _allowed_domains(data: Mapping[str, Any]) -> str | None:
     return allowed
 
 
-def _refused(url: str, allowed: str | None) -> str | None:
-    if allowed is None or is_domain_allowed(url, allowed):
-        return None
-    host = httpx.URL(url).host
-    return (
-        f"Domain not allowed: This credential is restricted from accessing {host}. "
-        f"Only the following domains are allowed: {allowed}"
-    )
+def _refused(url: str, allowlists: list[str]) -> str | None:
+    for allowed in allowlists:
+        if not is_domain_allowed(url, allowed):
+            host = httpx.URL(url).host
+            return (
+                f"Domain not allowed: This credential is restricted from accessing {host}. "
+                f"Only the following domains are allowed: {allowed}"
+            )
+    return None
 
 
-async def _send(request: TestRequest, allowed: str | None) -> tuple[httpx.Response, bytes] | str:
+async def _send(request: TestRequest, allowlists: list[str]) -> tuple[httpx.Response, bytes] | str:
     """The final answer and up to ``MAX_BODY_BYTES`` of its body, or why no request may be sent."""
     url = request.url
     async with httpx.AsyncClient(trust_env=False, timeout=TIMEOUT_S, follow_redirects=False) as client:
         for _ in range(MAX_REDIRECTS + 1):
-            refused = _refused(url, allowed)
+            refused = _refused(url, allowlists)
             if refused:
                 return refused
             body = request.body if isinstance(request.body, dict | list) else None
@@ -119,11 +120,12 @@ def _transport_message(error: httpx.HTTPError) -> str:
     return f"The request failed: {type(error).__name__}"
 
 
-async def _run(type_name: str, data: Mapping[str, Any]) -> dict[str, str]:
+async def _run(type_name: str, data: Mapping[str, Any], stored: Mapping[str, Any] | None) -> dict[str, str]:
     if not is_testable(type_name):
         return _result("Error", NO_TEST)
     try:
-        allowed = _allowed_domains(data)
+        given = [_allowed_domains(data), _allowed_domains(stored) if stored is not None else None]
+        allowlists = [allowed for allowed in given if allowed is not None]
         request = build_request(type_name, data)
     except UnsupportedExpression:
         return _result("Error", "This credential's test uses an expression Weft cannot resolve.")
@@ -132,7 +134,7 @@ async def _run(type_name: str, data: Mapping[str, Any]) -> dict[str, str]:
     if not request.url.startswith(("http://", "https://")):
         return _result("Error", f'Invalid URL: {request.url}. URL must start with "http" or "https".')
     try:
-        sent = await _send(request, allowed)
+        sent = await _send(request, allowlists)
     except httpx.HTTPError as error:
         sent = _transport_message(error)
     except (TimeoutError, ValueError) as error:
@@ -140,10 +142,13 @@ async def _run(type_name: str, data: Mapping[str, Any]) -> dict[str, str]:
     return _result("Error", sent) if isinstance(sent, str) else _judge(type_name, *sent)
 
 
-async def test_credential(type_name: str, data: Mapping[str, Any]) -> dict[str, str]:
+async def test_credential(
+    type_name: str, data: Mapping[str, Any], stored: Mapping[str, Any] | None = None
+) -> dict[str, str]:
     """n8n's ``testCredentials`` for a declarative test: ``{"status": "OK" | "Error", "message"}``; no secret of
-    the credential in the message (n8n's ``redactSecrets``)."""
-    result = await _run(type_name, data)
+    the credential in the message (n8n's ``redactSecrets``). ``stored``: a stored credential's data, whose
+    domain restriction holds too (a test body cannot lift it to send the stored secret elsewhere)."""
+    result = await _run(type_name, data, stored)
     result["message"] = redact_secrets(result["message"], secret_values(type_name, data))
     return result
 

@@ -81,11 +81,11 @@ async def create_credential(instance: InstanceDep, credential: CredentialIn) -> 
 @router.post("/test", summary="Test a credential with its type's test request (n8n's {status, message})")
 async def test(instance: InstanceDep, body: TestBody) -> Envelope[TestResult]:
     given = body.credentials
-    type_name, data = given.type, given.data
-    if given.id:
-        stored = await _stored(instance, given.id)
-        type_name, data = stored.type, unredact(given.data, stored.data)
-    return Envelope(data=TestResult.model_validate(await test_credential(type_name, data)))
+    if not given.id:
+        return Envelope(data=TestResult.model_validate(await test_credential(given.type, given.data)))
+    stored = await _stored(instance, given.id)
+    result = await test_credential(stored.type, unredact(given.data, stored.data), stored.data)
+    return Envelope(data=TestResult.model_validate(result))
 
 
 @router.get(
