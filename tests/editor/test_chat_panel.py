@@ -1,7 +1,7 @@
 """The canvas chat panel in a real browser (Debian's Chromium through Selenium), driving the live server: a reply
-that streams in pieces, a session whose memory lasts until "New session", and an approval asked and approved in
-the chat (the deterministic scripted model drives the agent). ``POST /rest/workflows/<id>/chat`` is checked over
-HTTP too. Every browser test fails on any console error; the run takes the screenshot ``docs/editor-chat.png``.
+that streams in pieces, a session whose memory lasts until "New session", and approvals asked and answered in the
+chat (the deterministic scripted model drives the agent). Its route: ``tests/server/test_chat_editor_route.py``.
+Every browser test fails on any console error; the run takes the screenshot ``docs/editor-chat.png``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from tests.editor._browser import chromium, console_errors, skip_without_browser
 from tests.hitl._workflows import refund_call, refund_workflow
@@ -268,23 +267,3 @@ def test_a_streamed_chat_shows_the_question_and_declining_answers(browser: Any, 
     [row] = wait_for(lambda: [r for r in live.executions(workflow_id) if r["status"] == "success"])
     assert "Refund" not in live.execution(row["id"])["data"]["resultData"]["runData"]
     assert console_errors(browser) == []
-
-
-def test_the_chat_route_answers_for_the_workflow_behind_the_login(live: LiveServer) -> None:
-    data = _manual_memory_workflow()
-    workflow_id = live.import_workflow(data, activate=False)
-    url = f"/rest/workflows/{workflow_id}/chat"
-    message = {"action": "sendMessage", "sessionId": "route-s1", "chatInput": "My name is Ada"}
-    answer = live.client.post(url, json=message)
-    assert answer.status_code == 200, answer.text
-    assert answer.json() == {"output": MEMORY_TURNS[0]}
-    listed = live.client.post(url, json={"action": "loadPreviousSession", "sessionId": "route-s1"}).json()["data"]
-    assert [m["kwargs"]["content"] for m in listed] == ["My name is Ada", MEMORY_TURNS[0]]
-    assert live.client.post(url, json={"action": "loadPreviousSession", "sessionId": "other"}).json() == {"data": []}
-    [row] = live.executions(workflow_id)
-    assert row["mode"] == "manual"
-
-    no_chat = live.import_workflow({"name": "No chat", "nodes": [], "connections": {}}, activate=False)
-    assert live.client.post(f"/rest/workflows/{no_chat}/chat", json=message).status_code == 400
-    assert live.client.post("/rest/workflows/nope/chat", json=message).status_code == 404
-    assert httpx.post(f"{live.url}{url}", json=message).status_code == 401  # no session, no chat
