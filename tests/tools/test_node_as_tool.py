@@ -84,9 +84,9 @@ class _Crm(NodeType):
 def test_resource_operation_nodes_get_a_description_type() -> None:
     tool = convert_node_to_tool(_Crm)
     names = [p["name"] for p in tool.description.properties]
-    assert names[-2:] == ["descriptionType", "toolDescription"]
+    assert names[:2] == ["descriptionType", "toolDescription"]  # n8n: after the last callout, else first
     assert tool.description.defaults["descriptionType"] == "auto"
-    shown = tool.description.properties[-1]["displayOptions"]
+    shown = tool.description.properties[1]["displayOptions"]
     assert shown == {"show": {"descriptionType": ["manual"]}}
 
 

@@ -2,7 +2,8 @@
 
 The new type inherits everything from the base type (its ``execute`` runs when the agent calls the tool) and
 changes only its description: no inputs, one ``ai_tool`` output, a ``toolDescription`` parameter (and
-``descriptionType`` auto/manual where the node has a resource or an operation), and the versions n8n marks
+``descriptionType`` auto/manual where the node has a resource or an operation: n8n's properties, derived in
+:mod:`weft.nodes.node_properties`), and the versions n8n marks
 ``usableAsTool`` (a base type lists them in ``tool_versions`` when not all its versions are). Its
 ``supply_data`` gives the agent the tool (:mod:`weft.nodes.node_tool`).
 """
@@ -14,60 +15,28 @@ from dataclasses import replace
 from typing import Any
 
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.node_properties import ai_tool_properties, description_for, properties_for
 from weft.nodes.node_tool import node_tool_spec
 from weft.workflow import AI_TOOL
 
-_TOOL_DESCRIPTION_HELP = (
-    "Explain to the LLM what this tool does, a good, specific description would allow LLMs to produce expected "
-    "results much more often"
-)
-
-
-def _has_resource_or_operation(desc: NodeDescription) -> bool:
-    return any(prop.get("name") in ("resource", "operation") for prop in desc.properties)
-
 
 def _tool_properties(desc: NodeDescription) -> tuple[Mapping[str, Any], ...]:
-    """n8n's added parameters: ``descriptionType`` (nodes with resource/operation) and ``toolDescription``."""
-    described: dict[str, Any] = {
-        "displayName": "Description",
-        "name": "toolDescription",
-        "type": "string",
-        "default": desc.description,
-        "required": True,
-        "typeOptions": {"rows": 2},
-        "description": _TOOL_DESCRIPTION_HELP,
-    }
-    if not _has_resource_or_operation(desc):
-        return (described,)
-    described["displayOptions"] = {"show": {"descriptionType": ["manual"]}}
-    kind = {
-        "displayName": "Tool Description",
-        "name": "descriptionType",
-        "type": "options",
-        "noDataExpression": True,
-        "options": [
-            {
-                "name": "Set Automatically",
-                "value": "auto",
-                "description": "Automatically set based on resource and operation",
-            },
-            {"name": "Set Manually", "value": "manual", "description": "Manually set the description"},
-        ],
-        "default": "auto",
-    }
-    return (kind, described)
+    """The properties of ``desc``'s tool: n8n's derived ones, or for a type n8n does not describe its own with
+    n8n's ``descriptionType``/``toolDescription`` added the same way."""
+    if description_for(desc.name + "Tool", desc.default_version) is not None:
+        return ()  # NodeDescription.properties reads the derived description
+    return tuple(ai_tool_properties([dict(prop) for prop in desc.properties], desc.description))
 
 
 def tool_description_of(base: type[NodeType]) -> NodeDescription:
-    """The description of ``base``'s ``…Tool`` type."""
+    """The description of ``base``'s ``…Tool`` type; its defaults gain the added parameters' defaults."""
     desc = base.description
+    properties = _tool_properties(desc)
     defaults: dict[str, Any] = {**desc.defaults}
-    properties = desc.properties
+    added = ("descriptionType", "toolDescription")
     if not any(prop.get("name") == "toolDescription" for prop in desc.properties):
-        added = _tool_properties(desc)
-        properties = (*desc.properties, *added)
-        defaults.update({str(prop["name"]): prop["default"] for prop in added})
+        found = properties or properties_for(desc.name + "Tool", desc.default_version)
+        defaults.update({str(prop["name"]): prop["default"] for prop in found if prop.get("name") in added})
     versions: tuple[float, ...] = getattr(base, "tool_versions", None) or desc.versions
     return replace(
         desc,

@@ -92,6 +92,23 @@ class ToolSpec:
 Connections = tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
 
 
+class _Properties:
+    """The ``properties`` field: the ones given, else n8n's description of the type's default version."""
+
+    def __get__(self, obj: NodeDescription | None, owner: type | None = None) -> tuple[Mapping[str, Any], ...]:
+        if obj is None:
+            return ()  # the field's default
+        given: tuple[Mapping[str, Any], ...] = obj.__dict__.get("_properties", ())
+        if given:
+            return given
+        from weft.nodes.node_properties import properties_for
+
+        return tuple(properties_for(obj.name, obj.default_version))
+
+    def __set__(self, obj: NodeDescription, value: tuple[Mapping[str, Any], ...]) -> None:
+        obj.__dict__["_properties"] = tuple(value)
+
+
 @dataclass(frozen=True, kw_only=True)
 class NodeDescription:
     """What a node type is: its n8n type name, versions and connections."""
@@ -115,8 +132,9 @@ class NodeDescription:
     credentials: tuple[str, ...] = ()
     defaults: Mapping[str, Any] = field(default_factory=dict)
     """Parameter defaults by dotted path; :meth:`ExecuteContext.get_node_parameter` falls back on them."""
-    properties: tuple[Mapping[str, Any], ...] = ()
-    """n8n-style property descriptions, for the editor."""
+    properties: tuple[Mapping[str, Any], ...] = _Properties()  # type: ignore[assignment]
+    """n8n's property descriptions of the default version; a type that sets none gets n8n's own
+    (:func:`weft.nodes.node_properties.properties_for`, read on first use)."""
 
     @property
     def default_version(self) -> float:
