@@ -164,6 +164,7 @@ def test_a_run_shows_each_nodes_input_and_output_as_table_and_json(live: LiveSer
     shown = _find(browser, "[data-test-id=ndv-output-panel] [data-test-id=ndv-json]").text
     assert '"name": "Bob"' in shown and '"age": 17' in shown and "Ada" not in shown
     assert panel.find_element(*_by("[data-test-id=ndv-tab-parameters]")).get_attribute("class") == "active"
+    _find(browser, "[data-test-id=node-parameters]")  # the parameter form in the middle
     DOCS.mkdir(exist_ok=True)
     browser.save_screenshot(str(DOCS / "editor-ndv.png"))
     _close(browser)
@@ -204,6 +205,7 @@ def test_pin_edit_and_unpin_the_output_of_a_node(live: LiveServer, browser: Any)
     panel.find_element(*_by("[data-test-id=ndv-pin]")).click()
     _find(browser, "[data-test-id=ndv-pinned-note]")
     _close(browser)
+    wait_for(lambda: node(browser, "Data").find_elements(*_by("[data-test-id=canvas-node-status-pinned]")))
     pinned = _saved(live, browser, workflow_id)["pinData"]
     assert pinned == {
         "Data": [{"json": {"name": "Ada", "age": 36, "tags": ["x"]}}, {"json": {"name": "Bob", "age": 17, "tags": []}}]
@@ -228,6 +230,7 @@ def test_pin_edit_and_unpin_the_output_of_a_node(live: LiveServer, browser: Any)
     panel.find_element(*_by("[data-test-id=ndv-unpin]")).click()
     wait_for(lambda: not browser.find_elements(*_by("[data-test-id=ndv-pinned-note]")))
     _close(browser)
+    assert not node(browser, "Data").find_elements(*_by("[data-test-id=canvas-node-status-pinned]"))
     assert "Data" not in (_saved(live, browser, workflow_id).get("pinData") or {})
     assert console_errors(browser) == []
 
