@@ -1,7 +1,7 @@
 // Running from the canvas (a composable of WorkflowCanvas.vue): the whole workflow or up to a node (n8n's partial
 // execution), following the execution live (push) to its end or its wait, Stop, a webhook workflow's test call,
 // and the run state the canvas nodes and the node panel read (provided as ``RUN``).
-import { computed, onBeforeUnmount, provide, ref, type Ref, type ShallowRef } from "vue";
+import { computed, nextTick, onBeforeUnmount, provide, ref, type Ref, type ShallowRef } from "vue";
 import { api, type ExecutionRow } from "./api";
 import { runWorkflow, stopExecution } from "./api-run";
 import { statusesOf, type NodeStatus, type Workflow } from "./graph";
@@ -56,6 +56,10 @@ export function useRun(host: RunHost) {
 
   async function showRun(executionId: string): Promise<void> {
     const found = await api.execution(executionId);
+    if (host.lastExecutionId.value === found.id) {
+      host.lastExecutionId.value = null; // a resumed execution: the node panel reads its data again
+      await nextTick();
+    }
     host.lastExecutionId.value = found.id;
     host.statuses.value = statusesOf(found.data?.resultData?.runData ?? {});
     runStateOf(found);

@@ -133,6 +133,8 @@ def test_a_failed_node_shows_its_message_and_description(live: LiveServer, brows
     browser.find_element(By.ID, "run").click()
     finished(browser, live, workflow_id, 1, "error")
     assert "status-error" in classes(browser, "Fail")
+    for _ in range(3):  # two nodes fill the screen at the fitted zoom: zoom out to see the details beside them
+        browser.find_element(By.CSS_SELECTOR, ".vue-flow__controls-zoomout").click()
     mark = wait_for(lambda: badge(browser, "Fail", "error"))[0]
     details = mark.find_element(By.CSS_SELECTOR, "[data-test-id=node-error-details]")
     assert not details.is_displayed()
@@ -140,6 +142,8 @@ def test_a_failed_node_shows_its_message_and_description(live: LiveServer, brows
     wait_for(lambda: details.is_displayed())
     assert details.find_element(By.CSS_SELECTOR, ".node-error-message").text == "Order 42 is locked"
     assert details.find_element(By.CSS_SELECTOR, ".node-error-description").text == "Unlock it in the shop first."
+    DOCS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(DOCS / "editor-node-error.png"))
     assert console_errors(browser) == []
 
 
@@ -177,6 +181,8 @@ def test_an_approval_flow_approved_from_the_node_panel(live: LiveServer, browser
     done = finished(browser, live, workflow_id, 1, "success")
     assert output(done, "After")[0]["answer"] == "true"
     wait_for(lambda: not browser.find_elements(By.CSS_SELECTOR, "[data-test-id=waiting-panel]"))
+    output_panel = browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-output-panel]")
+    wait_for(lambda: "approved" in output_panel.text)  # the panel shows the resumed node's output
     browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-close]").click()
     wait_for(lambda: status(browser, "After") == "1 item")
     assert "status-waiting" not in classes(browser, "Send Email")
