@@ -76,6 +76,12 @@ def test_create_edit_test_and_delete_on_the_credentials_page(live: LiveServer, b
         _type(_css(browser, "[data-test-id=credential-name]"), name)
         _field(browser, "apiKey").send_keys(KEY)
         _type(_field(browser, "url"), fake.base_url)
+        header = "[data-test-id=parameter-input-headerName]"
+        assert not browser.find_elements(By.CSS_SELECTOR, header)  # displayOptions: only with Add Custom Header
+        _field(browser, "header").click()
+        _css(browser, header)
+        _field(browser, "header").click()
+        wait_for(lambda: not browser.find_elements(By.CSS_SELECTOR, header))
         browser.find_element(By.CSS_SELECTOR, "[data-test-id=credential-save-button]").click()
         wait_for(lambda: _result(browser).get_attribute("data-status") == "OK")  # saved, then tested as n8n does
         assert _result(browser).text == "Connection tested successfully"
