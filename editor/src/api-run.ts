@@ -25,6 +25,12 @@ export const runWorkflow = (workflowId: string, body?: RunRequest) =>
 export const stopExecution = (executionId: string) =>
   call<{ data: { status?: string } }>("POST", `/rest/executions/${enc(executionId)}/stop`).then((r) => r.data);
 
+/** An execution's status, without its data (cheap to ask again and again). */
+export const executionStatusOf = (executionId: string) =>
+  call<{ data: { status: string } }>("GET", `/rest/executions/${enc(executionId)}?includeData=false`).then(
+    (r) => r.data.status,
+  );
+
 /** The waiting node of an execution with its links; 404 when it does not wait. */
 export const waitingInfo = (executionId: string) =>
   call<{ data: WaitingInfo }>("GET", `/rest/executions/${enc(executionId)}/waiting`).then((r) => r.data);

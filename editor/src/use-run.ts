@@ -3,7 +3,7 @@
 // and the run state the canvas nodes and the node panel read (provided as ``RUN``).
 import { computed, nextTick, onBeforeUnmount, provide, ref, type Ref, type ShallowRef } from "vue";
 import { api, type ExecutionRow } from "./api";
-import { runWorkflow, stopExecution } from "./api-run";
+import { executionStatusOf, runWorkflow, stopExecution } from "./api-run";
 import { statusesOf, type NodeStatus, type Workflow } from "./graph";
 import { applyPush, errorOfEvent, follow } from "./push";
 import { RUN, errorsOf, partialRequest, pinnedNames, type NodeErrorInfo, type RunRequest } from "./run";
@@ -12,6 +12,8 @@ import { RUN, errorsOf, partialRequest, pinnedNames, type NodeErrorInfo, type Ru
 const LISTEN_MS = 120_000;
 /** How often a resumed execution is followed again while the stream still replays its earlier (waiting) run. */
 const FOLLOW_ATTEMPTS = 50;
+/** How often the canvas asks whether a waiting execution was resumed meanwhile (a resume URL called, a click). */
+const WAITING_POLL_MS = 1_000;
 
 /** What the canvas gives the runner. */
 export interface RunHost {
@@ -41,6 +43,7 @@ export function useRun(host: RunHost) {
   /** The last run shown: its id and the workflow it ran (what "execute up to a node" reuses and compares with). */
   let lastRun: { executionId: string; workflow: Workflow } | null = null;
   let listening: number | undefined;
+  let unmounted = false;
   const pinned = computed(() => {
     void host.version.value;
     return pinnedNames(host.doc.value);
@@ -90,6 +93,19 @@ export function useRun(host: RunHost) {
       await showRun(executionId);
     } finally {
       runningId.value = null;
+    }
+    if (executionStatus.value === "waiting") void awaitResume(executionId);
+  }
+
+  /** As n8n's editor: a waiting execution stays followed; once resumed, the canvas follows it to its end. */
+  async function awaitResume(executionId: string): Promise<void> {
+    const stillWaiting = () =>
+      !unmounted && executionStatus.value === "waiting" && host.lastExecutionId.value === executionId;
+    while (stillWaiting()) {
+      await new Promise((resolve) => window.setTimeout(resolve, WAITING_POLL_MS));
+      if (!stillWaiting() || runningId.value !== null) return;
+      const status = await executionStatusOf(executionId).catch(() => "waiting");
+      if (status !== "waiting" && stillWaiting() && runningId.value === null) return followRun(executionId);
     }
   }
 
@@ -150,9 +166,12 @@ export function useRun(host: RunHost) {
     running: computed(() => runningId.value !== null),
     readOnly: host.readOnly,
     executeTo,
-    followRun: (id: string) => void followRun(id),
+    followRun: (id: string) => void (runningId.value === id ? undefined : followRun(id)),
   });
-  onBeforeUnmount(() => window.clearTimeout(listening));
+  onBeforeUnmount(() => {
+    unmounted = true;
+    window.clearTimeout(listening);
+  });
 
   return { runningId, executionStatus, runStateOf, showRun, run: () => execute(), executeTo, stop };
 }

@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from tests.editor._browser import chromium, console_errors, skip_without_browser
 from tests.editor._pages import node, open_workflow, row, sign_in, status
 from tests.server.conftest import LiveServer, wait_for
-from tests.server.test_rest_run import BROWSER_UA, approval_workflow, chain_workflow, output, run_data
+from tests.server.test_rest_run import BROWSER_UA, approval_workflow, chain_workflow, output, run_data, wait_workflow
 
 from weft.testing.smtp_server import SmtpCaptureServer
 from weft.testing.workflows import connect, workflow
@@ -103,8 +103,9 @@ def test_partial_execution_to_a_node_reruns_the_dirty_node_and_reuses_the_rest(l
         assert run_data(third)[reused] == run_data(base)[reused]
     for rerun in ("B", "C"):
         assert run_data(third)[rerun][0]["startTime"] != run_data(again)[rerun][0]["startTime"]
-    # Execute step on A: the run ends at A, B and C do not run
-    execute_step(browser, "A")
+    # the node panel's Execute step on A: the run ends at A, B and C do not run
+    ActionChains(browser).double_click(node(browser, "A")).perform()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=node-execute-button]"))[0].click()
     fourth = finished(browser, live, workflow_id, 4)
     assert sorted(run_data(fourth)) == ["A", "Start"]
     assert console_errors(browser) == []
@@ -186,4 +187,26 @@ def test_an_approval_flow_approved_from_the_node_panel(live: LiveServer, browser
     browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-close]").click()
     wait_for(lambda: status(browser, "After") == "1 item")
     assert "status-waiting" not in classes(browser, "Send Email")
+    assert console_errors(browser) == []
+
+
+def test_a_waiting_execution_shows_its_resume_url_and_the_canvas_follows_it_when_called(
+    live: LiveServer, browser: Any
+) -> None:
+    workflow_id = open_imported(browser, live, laid_out(wait_workflow()))
+    browser.find_element(By.ID, "run").click()
+    waiting = finished(browser, live, workflow_id, 1, "waiting")
+    wait_for(lambda: badge(browser, "Wait", "waiting"))
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-test-id=stop-execution-button]")  # a waiting run can stop
+    ActionChains(browser).double_click(node(browser, "Wait")).perform()
+    panel = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=waiting-panel]"))[0]
+    link = wait_for(lambda: panel.find_elements(By.CSS_SELECTOR, "[data-test-id=waiting-resume-url]"))[0]
+    resume_url = link.get_attribute("href") or ""
+    assert link.text == resume_url and resume_url.startswith(f"{live.url}/webhook-waiting/{waiting['id']}?signature=")
+    assert not panel.find_elements(By.CSS_SELECTOR, "[data-test-id=waiting-approve]")  # not an approval request
+    browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-close]").click()
+    assert live.client.post(resume_url, json={"ok": 1}).status_code == 200
+    finished(browser, live, workflow_id, 1, "success")  # nobody clicked: the canvas followed the resumed run
+    wait_for(lambda: status(browser, "After") == "1 item")
+    assert not badge(browser, "Wait", "waiting")
     assert console_errors(browser) == []
