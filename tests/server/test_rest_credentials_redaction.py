@@ -3,6 +3,8 @@ data file covering every credential type a registered node uses."""
 
 from __future__ import annotations
 
+import json
+
 from weft.nodes.registry import default_registry
 from weft.services.credential_redaction import CREDENTIAL_BLANKING_VALUE as BLANK
 from weft.services.credential_redaction import CREDENTIAL_EMPTY_VALUE as EMPTY
@@ -56,6 +58,29 @@ def test_unredact_restores_placeholders_and_keeps_oauth_tokens() -> None:
     }
     assert unredact({"apiKey": "=" + BLANK}, {"apiKey": "sk-1"}) == {"apiKey": "sk-1"}  # n8n strips a leading "="
     assert unredact({"apiKey": "new"}, saved)["apiKey"] == "new"
+
+
+def test_custom_auth_json_leaves_are_redacted_and_merged_back() -> None:
+    stored = {"json": '{"headers": {"X-Key": "s3cret", "X-Expr": "={{ 1 }}"}, "qs": {"n": 5}}'}
+    shown = redact("httpCustomAuth", stored)["json"]
+    assert json.loads(shown) == {"headers": {"X-Key": "***", "X-Expr": "={{ 1 }}"}, "qs": {"n": "***"}}
+    edited = json.loads(shown)
+    edited["headers"]["X-New"] = "added"
+    merged = unredact({"json": json.dumps(edited)}, stored, "httpCustomAuth")
+    assert json.loads(merged["json"]) == {
+        "headers": {"X-Key": "s3cret", "X-Expr": "={{ 1 }}", "X-New": "added"},
+        "qs": {"n": 5},
+    }
+    assert redact("httpCustomAuth", {"json": "not json s3cret"}) == {"json": BLANK}  # never shown whole
+
+
+def test_fixed_collection_secrets_are_redacted_and_restored_by_position() -> None:
+    stored = {"headers": {"values": [{"name": "A", "value": "one"}, {"name": "B", "value": "two"}]}}
+    shown = redact("httpMultipleHeadersAuth", stored)
+    assert shown == {"headers": {"values": [{"name": "A", "value": BLANK}, {"name": "B", "value": BLANK}]}}
+    shown["headers"]["values"][1]["name"] = "B2"
+    restored = unredact(shown, stored, "httpMultipleHeadersAuth")
+    assert restored == {"headers": {"values": [{"name": "A", "value": "one"}, {"name": "B2", "value": "two"}]}}
 
 
 def test_extended_types_inherit_their_parents_properties() -> None:

@@ -84,7 +84,7 @@ async def test(instance: InstanceDep, body: TestBody) -> Envelope[TestResult]:
     if not given.id:
         return Envelope(data=TestResult.model_validate(await test_credential(given.type, given.data)))
     stored = await _stored(instance, given.id)
-    result = await test_credential(stored.type, unredact(given.data, stored.data), stored.data)
+    result = await test_credential(stored.type, unredact(given.data, stored.data, stored.type), stored.data)
     return Envelope(data=TestResult.model_validate(result))
 
 
@@ -108,7 +108,8 @@ async def update_credential(
 ) -> Envelope[CredentialOut]:
     data = update.data
     if data is not None:
-        data = unredact(data, (await _stored(instance, credential_id)).data)
+        stored = await _stored(instance, credential_id)
+        data = unredact(data, stored.data, stored.type)
     info = await instance.runner.db(instance.store.credentials.update, credential_id, name=update.name, data=data)
     return Envelope(data=CredentialOut.of(info))
 
