@@ -20,6 +20,8 @@ export interface CredentialType {
   documentationUrl?: string;
   extends?: string[];
   genericAuth?: boolean;
+  /** How the type authenticates requests (n8n's recipe of expressions; ``{}`` for a function). */
+  authenticate?: Record<string, unknown>;
   properties: NodeProperty[];
   /** Whether the server can run the type's test request. */
   testable: boolean;

@@ -86,3 +86,20 @@ export function withCredential(
   else delete current[type];
   return current;
 }
+
+/** n8n's ``credentialsSelect`` filter (``credentialTypes`` of the property): ``has:<field>`` (genericAuth,
+ * authenticate), ``extends:<type>`` or a type name; the matching types by display name. */
+export function matchingCredentialTypes(filters: unknown, types: CredentialType[]): CredentialType[] {
+  const wanted = Array.isArray(filters) ? filters.filter((f): f is string => typeof f === "string") : [];
+  const matches = (type: CredentialType, filter: string): boolean => {
+    if (filter.startsWith("has:")) {
+      const field = filter.slice(4) as keyof CredentialType;
+      return type[field] !== undefined && type[field] !== false;
+    }
+    if (filter.startsWith("extends:")) return (type.extends ?? []).includes(filter.slice(8));
+    return type.name === filter;
+  };
+  return types
+    .filter((type) => wanted.some((filter) => matches(type, filter)))
+    .sort((a, b) => a.displayName.localeCompare(b.displayName));
+}

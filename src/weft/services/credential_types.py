@@ -48,9 +48,10 @@ def json_schema(name: str) -> dict[str, Any] | None:
 
 
 def public_description(name: str) -> dict[str, Any]:
-    """What the editor gets of a type (n8n's ``/types/credentials.json`` entry): no schema, no auth recipe."""
+    """What the editor gets of a type (n8n's ``/types/credentials.json`` entry, ``authenticate`` included: its
+    recipe holds expressions, never a secret); not the public API's JSON schema."""
     found = credential_type(name) or {}
-    described = {k: v for k, v in found.items() if k not in ("jsonSchema", "authenticate")}
+    described = {k: v for k, v in found.items() if k != "jsonSchema"}
     described["properties"] = type_properties(name) or []
     return described
 
