@@ -34,11 +34,21 @@ export interface RunState {
 
 export const RUN: InjectionKey<RunState> = Symbol("weft-run");
 
+/** JSON with every object's keys sorted, at every depth (the same value always gives the same text). */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 /** What of a node decides its output: everything but where it sits on the canvas. */
 function essence(node: WorkflowNode): string {
   const { position: _position, ...rest } = node;
   void _position;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return stable(rest);
 }
 
 function incoming(workflow: Workflow, name: string): string {
@@ -68,7 +78,7 @@ export function dirtyNodes(ran: Workflow, now: Workflow): string[] {
       if (!old) return true;
       if (essence(old) !== essence(node)) return true;
       if (incoming(ran, node.name) !== incoming(now, node.name)) return true;
-      return JSON.stringify(pinsBefore[node.name] ?? null) !== JSON.stringify(pinsNow[node.name] ?? null);
+      return stable(pinsBefore[node.name]) !== stable(pinsNow[node.name]);
     })
     .map((node) => node.name);
 }

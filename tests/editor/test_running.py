@@ -91,11 +91,11 @@ def test_partial_execution_to_a_node_reruns_the_dirty_node_and_reuses_the_rest(l
     for reused in ("Start", "A", "B"):
         assert run_data(again)[reused] == run_data(base)[reused]
     assert run_data(again)["C"][0]["startTime"] != run_data(base)["C"][0]["startTime"]
-    # a setting of B changes: B is dirty, so B and C run again; Start and A keep their data
+    # a parameter of B changes in its node panel: B is dirty, so B and C run again; Start and A keep their data
     ActionChains(browser).double_click(node(browser, "B")).perform()
-    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=ndv-tab-settings]"))
-    browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-tab-settings]").click()
-    browser.find_element(By.CSS_SELECTOR, "[data-test-id=setting-alwaysOutputData] input").click()
+    field = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=assignment-name]"))[0]
+    field.clear()
+    field.send_keys("renamed")
     browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-close]").click()
     execute_step(browser, "C")
     third = finished(browser, live, workflow_id, 3)
@@ -103,6 +103,7 @@ def test_partial_execution_to_a_node_reruns_the_dirty_node_and_reuses_the_rest(l
         assert run_data(third)[reused] == run_data(base)[reused]
     for rerun in ("B", "C"):
         assert run_data(third)[rerun][0]["startTime"] != run_data(again)[rerun][0]["startTime"]
+    assert output(third, "B") == [{"a": "a", "renamed": "a-b"}]
     # the node panel's Execute step on A: the run ends at A, B and C do not run
     ActionChains(browser).double_click(node(browser, "A")).perform()
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=node-execute-button]"))[0].click()
