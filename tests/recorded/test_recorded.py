@@ -23,6 +23,7 @@ from ._normalize import (
     run_tool_inputs,
     tolerated,
 )
+from ._read_spy import parameter_reads, undescribed
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE_LIST = all_cases()
@@ -33,7 +34,8 @@ AREAS = {"e": "expressions", "n": "nodes", "c": "Code node", "f": "errors and da
 @pytest.mark.parametrize("case", CASE_LIST, ids=[c.name for c in CASE_LIST])
 async def test_weft_matches_n8n(case: Case) -> None:
     source, expected = case.expected_run()
-    run, requests = await run_with_weft(case)
+    with parameter_reads() as reads:
+        run, requests = await run_with_weft(case)
     differences = [d for d in diff(expected, normalize_run(run)) if not tolerated(d, case.tolerance)]
     assert not differences, f"{case.name}: Weft differs from {source}:\n{render(differences)}"
     if source != "expected_weft.json":  # each run's `source` too (not in the normalized form; no tolerance)
@@ -62,6 +64,8 @@ async def test_weft_matches_n8n(case: Case) -> None:
             d for d in diff(expected_requests, actual_requests, "llm") if not tolerated(d, case.tolerance, "llm_")
         ]
         assert not differences, f"{case.name}: Weft's model requests differ from {source}:\n{render(differences)}"
+    missing = undescribed(reads)  # each parameter Weft read is in n8n's description of the type and version
+    assert not missing, f"{case.name}: parameters read that n8n does not describe:\n" + "\n".join(missing)
 
 
 def test_every_case_is_recorded_and_named_by_area() -> None:

@@ -2,7 +2,8 @@
 
 ``descriptions/<type>.json`` (``/`` written ``+``) holds n8n's descriptions of a type, exported by
 ``scripts/export_node_descriptions.py`` (or, with ``"source": "weft"``, written by hand: Start and the Weft-only
-models). Each entry lists the versions it describes. Types n8n synthesizes are derived here as n8n derives them:
+models); ``_weft_additions.json`` adds the options Weft has beyond n8n to the collections it names. Each entry
+lists the versions it describes. Types n8n synthesizes are derived here as n8n derives them:
 ``<type>Tool`` from a ``usableAsTool`` type (``convertNodeToAiTool``: a ``toolDescription`` parameter, and
 ``descriptionType`` where the node has a resource or an operation) and ``<type>HitlTool`` from a type with a
 ``sendAndWait`` operation (``convertNodeToHitlTool``). Files are read on first use and cached; the returned
@@ -31,7 +32,28 @@ def _entries(type_name: str) -> tuple[Description, ...]:
         text = path.read_text(encoding="utf-8")
     except (OSError, ValueError):
         return ()
-    return tuple(json.loads(text)["descriptions"])
+    entries: list[Description] = json.loads(text)["descriptions"]
+    additions = [a for a in _additions() if type_name in a["types"]]
+    return tuple(_with_additions(entry, additions) for entry in entries) if additions else tuple(entries)
+
+
+@functools.cache
+def _additions() -> list[dict[str, Any]]:
+    """The options Weft adds to n8n's types (``descriptions/_weft_additions.json``)."""
+    additions: list[dict[str, Any]] = json.loads((_FOLDER / "_weft_additions.json").read_text())["additions"]
+    return additions
+
+
+def _with_additions(entry: Description, additions: list[dict[str, Any]]) -> Description:
+    """``entry`` with each addition's properties appended to the collections it names (unless there already)."""
+    entry = copy.deepcopy(entry)
+    for addition in additions:
+        for prop in entry["properties"]:
+            if prop.get("name") == addition["into"] and prop.get("type") == "collection":
+                have = {option.get("name") for option in prop.get("options") or []}
+                added = [copy.deepcopy(p) for p in addition["properties"] if p["name"] not in have]
+                prop["options"] = [*(prop.get("options") or []), *added]
+    return entry
 
 
 def described_versions(type_name: str) -> list[float]:

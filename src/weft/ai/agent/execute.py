@@ -69,8 +69,9 @@ async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
     items = ctx.get_input_data()
     todo = [i for i in range(len(items)) if not (i in state.items and state.items[i].finished)]
     # 2. the items, batchSize at a time (concurrently inside a batch), as n8n does
-    batch_size = max(1, int(ctx.get_node_parameter("options.batching.batchSize", 0, 1) or 1))
-    delay_ms = float(ctx.get_node_parameter("options.batching.delayBetweenBatches", 0, 0) or 0)
+    batched = ctx.node.typeVersion >= 2  # n8n's V1 agents have no batching option
+    batch_size = max(1, int(ctx.get_node_parameter("options.batching.batchSize", 0, 1) or 1)) if batched else 1
+    delay_ms = float(ctx.get_node_parameter("options.batching.delayBetweenBatches", 0, 0) or 0) if batched else 0
     for start in range(0, len(todo), batch_size):
         batch = todo[start : start + batch_size]
         results = await asyncio.gather(
@@ -106,7 +107,7 @@ async def _prepare_turn(ctx: ExecuteContext, response: EngineResponse | None) ->
             description="Connect a chat model (for example the OpenAI Chat Model) to the agent's Chat Model input.",
         )
     fallback = None
-    if ctx.get_node_parameter("needsFallback", 0, False):
+    if ctx.node.typeVersion >= 2.1 and ctx.get_node_parameter("needsFallback", 0, False):  # n8n: from 2.1
         if len(models) < 2:
             raise NodeOperationError(
                 ctx.node.name, "Please connect a model to the Fallback Model input or disable the fallback option"

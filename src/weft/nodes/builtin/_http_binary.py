@@ -31,8 +31,9 @@ DOWNLOAD_CHUNK = 256 * 1024
 def wants_file(ctx: ExecuteContext, index: int, options: Mapping[str, Any], response: httpx.Response) -> bool:
     """Whether the response becomes a file: v1/v2's ``responseFormat: file``; v3+'s ``file`` or an autodetected
     binary content type."""
-    if ctx.node.typeVersion < 3:
-        return str(ctx.get_node_parameter("responseFormat", 0, "json")) == "file"
+    if ctx.node.typeVersion < 3:  # HTTP Request v1/v2 (RSS Read's versions are below 3 too: never a file)
+        legacy = ctx.node.type == "n8n-nodes-base.httpRequest"
+        return legacy and str(ctx.get_node_parameter("responseFormat", 0, "json")) == "file"
     fmt = options.get("responseFormat") or "autodetect"
     if fmt == "autodetect":
         content_type = response.headers.get("content-type", "")

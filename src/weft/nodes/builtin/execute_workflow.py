@@ -144,7 +144,8 @@ def _workflow_input_items(ctx: ExecuteContext) -> list[Item]:
         for field in schema
         if isinstance(field, dict) and not field.get("removed")
     ]
-    return [declared_item(ctx, item, index, fields) for index, item in enumerate(items)]
+    convert = bool(ctx.get_node_parameter("workflowInputs.attemptToConvertTypes", 0, False))
+    return [declared_item(ctx, item, index, fields, convert=convert) for index, item in enumerate(items)]
 
 
 # --------------------------------------------------------------------------- loading the sub-workflow

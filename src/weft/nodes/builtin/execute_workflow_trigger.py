@@ -2,7 +2,7 @@
 
 It outputs the items the calling workflow sent. v1 and v1.1 with ``inputSource: passthrough`` pass them through
 unchanged; v1.1 with ``inputSource: workflowInputs`` keeps only the declared fields (absent ones become
-``null``), checking their types like n8n's ``getWorkflowInputData``.
+``null``; as n8n's, the trigger checks no type: the calling node's resource mapper does).
 """
 
 from __future__ import annotations
@@ -85,10 +85,13 @@ def _json_type(value: Any) -> str:
     return "string"
 
 
-def declared_item(ctx: ExecuteContext, item: Item, index: int, fields: list[tuple[str, str]]) -> Item:
-    """A new item with only the declared fields (n8n ``getWorkflowInputData``)."""
-    convert = bool(ctx.get_node_parameter("inputOptions.attemptToConvertTypes", index, False))
-    ignore_errors = bool(ctx.get_node_parameter("inputOptions.ignoreTypeErrors", index, False))
+def declared_item(
+    ctx: ExecuteContext, item: Item, index: int, fields: list[tuple[str, str]], *, convert: bool | None = None
+) -> Item:
+    """A new item with only the declared fields, absent ones ``null`` (n8n's trigger, which checks no type).
+
+    With ``convert`` given (the caller's ``workflowInputs.attemptToConvertTypes``), each value is checked
+    against its declared type, converted when ``convert`` is true, as n8n's resource mapper does."""
     source = item.get("json") or {}
     out: dict[str, Any] = {}
     for name, type_ in fields:
@@ -96,19 +99,15 @@ def declared_item(ctx: ExecuteContext, item: Item, index: int, fields: list[tupl
             out[name] = None
             continue
         value = source[name]
-        ok, converted = validate_field_type(value, type_, strict=not convert)
-        if ok:
-            out[name] = converted
-        elif ignore_errors:
-            out[name] = value
-        else:
+        ok, converted = (True, value) if convert is None else validate_field_type(value, type_, strict=not convert)
+        if not ok:
             raise NodeOperationError(
                 ctx.node.name,
                 f"'{name}' expects a {type_} but we got {_describe(value)}",
-                description="Send a value of that type, or enable 'Attempt to Convert Types' or "
-                "'Ignore Type Mismatch Errors' in the trigger's input options.",
+                description="Send a value of that type, or enable 'Attempt to Convert Types' in the Workflow Inputs.",
                 item_index=index,
             )
+        out[name] = converted
     return {"json": out, "pairedItem": {"item": index}}
 
 

@@ -89,7 +89,8 @@ class HttpRequest(NodeType):
         return getattr(error, "description", None)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
-        pagination = ctx.get_node_parameter("options.pagination.pagination", 0, None, raw=True)
+        legacy = ctx.node.typeVersion < 3  # v1/v2 have no pagination or batching option
+        pagination = None if legacy else ctx.get_node_parameter("options.pagination.pagination", 0, None, raw=True)
         if isinstance(pagination, dict) and pagination.get("paginationMode", "off") != "off":
             raise _fail(ctx, 0, "Pagination is not supported yet", "Remove the 'Pagination' option; page with a loop.")
         items = ctx.get_input_data()
@@ -122,7 +123,7 @@ async def _start_requests(
     """Build and start each item's request (a build error takes the request's place in the list)."""
     started: list[asyncio.Future[Any]] = []
     for index, item in enumerate(items):
-        batch = ctx.get_node_parameter("options.batching.batch", index, {}) or {}
+        batch = (ctx.get_node_parameter("options.batching.batch", index, {}) if ctx.node.typeVersion >= 3 else {}) or {}
         size, interval = max(int(batch.get("batchSize") or 1), 1), float(batch.get("batchInterval") or 0)
         if index > 0 and interval > 0 and index % size == 0:
             await asyncio.sleep(interval / 1000)

@@ -39,7 +39,8 @@ class RemoveDuplicates(NodeType):
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         params = Params(ctx)
-        operation = params.get("operation", 0, "removeDuplicateInputItems")
+        # v1/v1.1 have no operation (n8n 2.41.1 reads it in RemoveDuplicatesV2 only)
+        operation = params.get("operation", 0, "removeDuplicateInputItems") if params.node_version >= 2 else None
         if params.node_version >= 2 and operation != "removeDuplicateInputItems":
             raise NodeOperationError(
                 ctx.node.name,
