@@ -123,6 +123,23 @@ def test_a_pinned_webhook_runs_at_once_with_its_pinned_request(live: LiveServer)
     assert output(execution, "B")[0]["b"] == "from the pin"
 
 
+def test_trigger_to_start_from_picks_the_manual_trigger_of_a_workflow_that_also_has_a_webhook(
+    live: LiveServer,
+) -> None:
+    hook = node("Hook", "n8n-nodes-base.webhook", {"path": uuid.uuid4().hex, "httpMethod": "POST"}, version=2)
+    hook["webhookId"] = str(uuid.uuid4())
+    data = workflow(
+        hook, node("Start", "n8n-nodes-base.manualTrigger"), set_node("B", "b", "manual"), connect("Hook", "B"),
+        connect("Start", "B"),
+    )  # fmt: skip
+    workflow_id = live.import_workflow(data, activate=False)
+    listening = live.client.post(f"/rest/workflows/{workflow_id}/run", json={}).json()["data"]
+    assert listening["waitingForWebhook"] is True and not live.executions(workflow_id)
+    execution = run(live, workflow_id, {"triggerToStartFrom": {"name": "Start"}})
+    assert execution["started"]["waitingForWebhook"] is False
+    assert sorted(run_data(execution)) == ["B", "Start"]
+
+
 def test_the_push_event_of_a_failed_node_carries_message_and_description(live: LiveServer) -> None:
     error = '{"message": "Order 42 is locked", "description": "Unlock it in the shop first."}'
     fail = node("Fail", "n8n-nodes-base.stopAndError", {"errorType": "errorObject", "errorObject": error})

@@ -134,15 +134,22 @@ class RunIn(BaseModel):
 
     ``destinationNode`` runs up to that node; with ``runData`` (or ``baseExecutionId``, Weft: the run data of an
     execution of this workflow) it is a partial execution that reuses the data of the nodes not in
-    ``dirtyNodeNames``. ``workflowData`` runs that JSON (the editor's unsaved state) instead of the saved one."""
+    ``dirtyNodeNames``. ``triggerToStartFrom.name`` picks the trigger of a workflow with several. ``workflowData``
+    runs that JSON (the editor's unsaved state) instead of the saved one."""
 
-    model_config = ConfigDict(extra="allow")  # startNodes, triggerToStartFrom, agentRequest, ...: n8n sends more
+    model_config = ConfigDict(extra="allow")  # startNodes, agentRequest, ...: n8n sends more
 
     workflowData: dict[str, Any] | None = None
     runData: dict[str, list[dict[str, Any]]] | None = None
     destinationNode: str | dict[str, Any] | None = None
     dirtyNodeNames: list[str] | None = None
     baseExecutionId: str | None = None
+    triggerToStartFrom: dict[str, Any] | None = None
+
+    def trigger(self) -> str | None:
+        """The trigger to start from, when named."""
+        name = (self.triggerToStartFrom or {}).get("name")
+        return str(name) if name else None
 
     def destination(self) -> str | None:
         """The node name (n8n ≥ 1.9x sends ``{nodeName, mode}``, earlier a name)."""
@@ -167,12 +174,12 @@ async def run_workflow(
     else:
         prepared = instance.runner.cache.get(stored)
     run_data = await _run_data(instance.runner, workflow_id, request)
-    destination = request.destination()
-    pinned = prepared.workflow.pin_data
-    if not run_data and any(name not in pinned for name, _ in webhook_nodes(prepared)):
+    start = request.trigger()
+    unpinned = [name for name, _ in webhook_nodes(prepared) if name not in prepared.workflow.pin_data]
+    if not run_data and unpinned and (start is None or start in unpinned):
         urls = await instance.test_webhooks.listen(prepared.data)
         return Envelope(data=RunStarted(waitingForWebhook=True, testUrls=urls))
-    begin = _begin(destination, run_data, request.dirtyNodeNames or [])
+    begin = _begin(start, request.destination(), run_data, request.dirtyNodeNames or [])
     if not wait:
         execution_id = await _run_in_background(instance.runner, prepared, begin)
         return Envelope(data=RunStarted(executionId=execution_id, status="running"))
@@ -193,15 +200,15 @@ async def _run_data(runner: WorkflowRunner, workflow_id: str, request: RunIn) ->
 
 
 def _begin(
-    destination: str | None, run_data: dict[str, Any] | None, dirty: list[str]
+    start: str | None, destination: str | None, run_data: dict[str, Any] | None, dirty: list[str]
 ) -> Callable[[Execution], Awaitable[Run]] | None:
-    """How the execution starts: up to ``destination`` reusing ``run_data`` (n8n's partial execution), up to it
-    from the trigger, or (``None``) the whole workflow."""
-    if destination is None:
-        return None
-    if run_data:
+    """How the execution starts: up to ``destination`` reusing ``run_data`` (n8n's partial execution), from the
+    trigger ``start`` (default: the workflow's) up to ``destination`` or to the end; ``None``: the whole workflow."""
+    if destination is not None and run_data:
         return lambda execution: execution.run_partial(run_data=run_data, dirty_nodes=dirty, destination=destination)
-    return lambda execution: execution.run(destination_node=destination)
+    if destination is None and start is None:
+        return None
+    return lambda execution: execution.run(start_node=start, destination_node=destination)
 
 
 async def _run_in_background(
