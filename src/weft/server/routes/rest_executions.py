@@ -71,12 +71,11 @@ async def list_executions(
 def _page(instance: Instance, query: ExecutionFilter) -> tuple[list[StoredExecution], int, dict[str | None, str]]:
     """The page, the count over all pages and the names of the page's workflows (one worker-thread call)."""
     executions = instance.store.executions
-    where = (query.workflow_id, query.statuses, query.started_after, query.started_before)
     rows = executions.list(
-        workflow_id=where[0],
-        statuses=where[1],
-        started_after=where[2],
-        started_before=where[3],
+        workflow_id=query.workflow_id,
+        statuses=query.statuses,
+        started_after=query.started_after,
+        started_before=query.started_before,
         limit=query.limit,
         last_id=query.last_id,
         first_id=query.first_id,
@@ -86,7 +85,12 @@ def _page(instance: Instance, query: ExecutionFilter) -> tuple[list[StoredExecut
         stored = instance.store.workflows.get(workflow_id)
         if stored is not None:
             names[workflow_id] = stored.name
-    count = executions.count(workflow_id=where[0], statuses=where[1], started_after=where[2], started_before=where[3])
+    count = executions.count(
+        workflow_id=query.workflow_id,
+        statuses=query.statuses,
+        started_after=query.started_after,
+        started_before=query.started_before,
+    )
     return rows, count, names
 
 
