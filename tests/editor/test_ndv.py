@@ -119,8 +119,7 @@ def _open(browser: Any, name: str) -> Any:
     from selenium.webdriver.common.action_chains import ActionChains
 
     ActionChains(browser).double_click(node(browser, name).find_element(*_by(".canvas-node"))).perform()
-    panel = _find(browser, f".ndv-dialog[data-node-name='{name}']")
-    return panel
+    return _find(browser, f".ndv-dialog[data-node-name='{name}'][data-loaded=true]")
 
 
 def _close(browser: Any) -> None:
@@ -139,9 +138,10 @@ def _table(panel: Any) -> tuple[list[str], list[list[str]]]:
 
 
 def _saved(live: LiveServer, browser: Any, workflow_id: str) -> dict[str, Any]:
-    """Click Save and read the workflow back from the server."""
+    """Click Save (the panel's edits made the workflow dirty) and read the workflow back from the server."""
+    assert _text(browser, "#save") == "Save*"
     browser.find_element(*_by("#save")).click()
-    wait_for(lambda: _text(browser, "#message") == "Saved")
+    wait_for(lambda: _text(browser, "#save") == "Save" and _text(browser, "#message") == "Saved")
     data: dict[str, Any] = live.client.get(f"/rest/workflows/{workflow_id}").json()["data"]
     return data
 
@@ -160,13 +160,13 @@ def test_a_run_shows_each_nodes_input_and_output_as_table_and_json(live: LiveSer
     assert _table(output)[1] == [["Ada", "36", '["x"]']]
     output.find_element(*_by("[data-output=false]")).click()
     wait_for(lambda: _table(output)[1] == [["Bob", "17", "[]"]])
+    DOCS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(DOCS / "editor-ndv.png"))
     output.find_element(*_by("[data-mode=json]")).click()
     shown = _find(browser, "[data-test-id=ndv-output-panel] [data-test-id=ndv-json]").text
     assert '"name": "Bob"' in shown and '"age": 17' in shown and "Ada" not in shown
     assert panel.find_element(*_by("[data-test-id=ndv-tab-parameters]")).get_attribute("class") == "active"
     _find(browser, "[data-test-id=node-parameters]")  # the parameter form in the middle
-    DOCS.mkdir(exist_ok=True)
-    browser.save_screenshot(str(DOCS / "editor-ndv.png"))
     _close(browser)
     panel = _open(browser, "Start")  # a trigger: no input
     assert "No input data" in panel.find_element(*_by("[data-test-id=ndv-input-panel]")).text
@@ -371,6 +371,7 @@ def test_an_agents_model_shows_its_input_messages_and_its_output(live: LiveServe
     shown_out = _find(browser, "[data-test-id=ndv-output-panel] [data-test-id=ndv-json]").text
     assert "Hello, Ada!" in shown_out
     assert "ai_languageModel" in output.text  # the sub-node's connection type, as n8n's output shows it
+    assert not output.find_elements(*_by("[data-test-id=ndv-pin]"))  # n8n pins main outputs only
     assert console_errors(browser) == []
 
 
