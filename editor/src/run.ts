@@ -39,7 +39,8 @@ function stable(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -84,9 +85,14 @@ export function dirtyNodes(ran: Workflow, now: Workflow): string[] {
 }
 
 /** The request of "execute up to ``destination``": reuse the last run's data (by its id) unless there is none. */
-export function partialRequest(destination: string, base: { executionId: string; workflow: Workflow } | null, now: Workflow): RunRequest {
+export function partialRequest(
+  destination: string,
+  base: { executionId: string; workflow: Workflow } | null,
+  now: Workflow,
+): RunRequest {
   if (!base) return { destinationNode: destination };
-  return { destinationNode: destination, baseExecutionId: base.executionId, dirtyNodeNames: dirtyNodes(base.workflow, now) };
+  const dirtyNodeNames = dirtyNodes(base.workflow, now);
+  return { destinationNode: destination, baseExecutionId: base.executionId, dirtyNodeNames };
 }
 
 /** The names of the pinned nodes of ``workflow``. */
