@@ -124,11 +124,15 @@ def _select(element: Any, text: str) -> None:
 
 
 def _saved(live: LiveServer, browser: Any, workflow_id: str) -> dict[str, Any]:
-    """Click Save and read the workflow back from the server."""
+    """Click Save and read the workflow back from the server once it holds a new version."""
+
+    def stored() -> dict[str, Any]:
+        data: dict[str, Any] = live.client.get(f"/rest/workflows/{workflow_id}").json()["data"]
+        return data
+
+    before = stored()["versionId"]
     browser.find_element(*_by("#save")).click()
-    wait_for(lambda: [m.text for m in browser.find_elements(*_by("#message"))] == ["Saved"])
-    data: dict[str, Any] = live.client.get(f"/rest/workflows/{workflow_id}").json()["data"]
-    return data
+    return wait_for(lambda: (found := stored())["versionId"] != before and found)
 
 
 def _nodes(saved: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -384,17 +388,65 @@ def test_if_conditions_editor_writes_n8n_filter_values(live: LiveServer, browser
 
 
 def test_a_resource_locator_stores_mode_and_value(live: LiveServer, browser: Any) -> None:
+    sub = _workflow(_node("Sub start", "executeWorkflowTrigger", 1.1, {"inputSource": "passthrough"}))
+    sub_id = live.import_workflow(sub, activate=False)
     workflow = _workflow(_node("Call", "executeWorkflow", 1.2, {"options": {}}))
     workflow_id = _start(browser, live, workflow)
     panel = _open(browser, "Call")
     assert "workflowInputs" not in _shown(browser)  # hidden while the workflow id is empty
     locator = _find(panel, "[data-test-id='parameter-workflowId'] [data-test-id=resource-locator]")
-    _select(locator.find_element(*_by("[data-test-id=rlc-mode-selector]")), "By ID")
-    _type(locator.find_element(*_by("[data-test-id=rlc-input]")), "wf42")
+    wait_for(lambda: sub["name"] in locator.find_element(*_by("[data-test-id=rlc-list]")).text)
+    _select(locator.find_element(*_by("[data-test-id=rlc-list]")), sub["name"])  # From list: this instance's
     wait_for(lambda: "workflowInputs" in _shown(browser))
     _close(browser)
     parameters = _unchanged_but(_saved(live, browser, workflow_id), workflow, "Call")
+    assert parameters["workflowId"] == {
+        "__rl": True,
+        "value": sub_id,
+        "mode": "list",
+        "cachedResultName": sub["name"],
+        "cachedResultUrl": f"/workflow/{sub_id}",
+    }
+    panel = _open(browser, "Call")
+    locator = _find(panel, "[data-test-id='parameter-workflowId'] [data-test-id=resource-locator]")
+    _select(locator.find_element(*_by("[data-test-id=rlc-mode-selector]")), "By ID")
+    _type(_find(locator, "[data-test-id=rlc-input]"), "wf42")
+    _close(browser)
+    parameters = _unchanged_but(_saved(live, browser, workflow_id), workflow, "Call")
     assert parameters == {"options": {}, "workflowId": {"__rl": True, "value": "wf42", "mode": "id"}}
+    assert console_errors(browser) == []
+
+
+def test_the_fixed_expression_switch_converts_values_as_n8n(live: LiveServer, browser: Any) -> None:
+    """n8n: a number becomes ``={{ 5000 }}`` and back its evaluated value; a boolean likewise; an option ``=GET``;
+    a ``noDataExpression`` parameter has no switch."""
+    options = {"timeout": 5000, "lowercaseHeaders": False}
+    workflow = _workflow(_node("HTTP", "httpRequest", 4.2, {"url": "https://example.com", "options": options}))
+    workflow_id = _start(browser, live, workflow)
+    panel = _open(browser, "HTTP")
+
+    def switch(path: str, mode: str) -> Any:
+        item = _find(panel, f"[data-path='{path}']")
+        item.find_element(*_by(f"[data-test-id=radio-button-{mode}]")).click()
+        return item
+
+    timeout = switch("options.timeout", "expression")
+    box = _find(timeout, "[data-test-id=inline-expression-editor-input]")
+    assert box.get_attribute("value") == "{{ 5000 }}"
+    wait_for(lambda: _find(timeout, "[data-test-id=inline-expression-editor-output]").text == "5000")
+    switch("options.timeout", "fixed")
+    assert _field(panel, "options.timeout").get_attribute("value") == "5000"
+    lower = switch("options.lowercaseHeaders", "expression")
+    assert _find(lower, "[data-test-id=inline-expression-editor-input]").get_attribute("value") == "{{ false }}"
+    wait_for(lambda: _find(lower, "[data-test-id=inline-expression-editor-output]").text == "false")
+    switch("options.lowercaseHeaders", "fixed")
+    _field(panel, "options.lowercaseHeaders")
+    assert not _find(panel, "[data-path=sendHeaders]").find_elements(*_by("[data-test-id=radio-button-expression]"))
+    method = switch("method", "expression")
+    assert _find(method, "[data-test-id=inline-expression-editor-input]").get_attribute("value") == "GET"
+    _close(browser)
+    parameters = _unchanged_but(_saved(live, browser, workflow_id), workflow, "HTTP")
+    assert parameters == {"url": "https://example.com", "options": options, "method": "=GET"}
     assert console_errors(browser) == []
 
 
