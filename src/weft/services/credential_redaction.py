@@ -3,9 +3,9 @@
 Secret fields (``typeOptions.password``, ``oauthTokenData``, ``csrfSecret``, the secrets inside a fixed
 collection's values) come back as n8n's blank placeholder when they hold something and as its empty
 placeholder when they are empty; a JSON field marked ``redactJsonLeaves`` (Custom Auth) comes back with every
-leaf ``***``, and a save merges the stored leaves back; an expression (``={{ … }}``) in a secret field is shown unless the field
-takes no expressions, as n8n does. A type Weft has no description for is redacted whole (n8n would return its
-data as stored). A PATCH that sends a placeholder keeps the stored value (``unredact``).
+leaf ``***``, and a save merges the stored leaves back; an expression (``={{ … }}``) in a secret field is shown
+unless the field takes no expressions, as n8n does. A type Weft has no description for is redacted whole (n8n
+would return its data as stored). A PATCH that sends a placeholder keeps the stored value (``unredact``).
 """
 
 from __future__ import annotations
