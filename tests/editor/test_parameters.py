@@ -486,3 +486,29 @@ def test_an_expression_shows_the_servers_preview_on_the_nodes_input(live: LiveSe
     assert field.get_attribute("value") == "https://example.com/{{ $json.name }} {{ ( }}"
     _close(browser)
     assert console_errors(browser) == []
+
+
+def test_an_opened_execution_shows_parameters_read_only(live: LiveServer, browser: Any) -> None:
+    assignment = {"id": "a1", "name": "greeting", "value": "={{ 'hi' }}", "type": "string"}
+    parameters = {"assignments": {"assignments": [assignment]}, "options": {"dotNotation": False}}
+    workflow = _workflow(
+        _node("Start", "manualTrigger", 1, {}),
+        _node("Set", "set", 3.4, parameters),
+        connections={"Start": {"main": [[{"node": "Set", "type": "main", "index": 0}]]}},
+    )
+    workflow_id = live.import_workflow(workflow, activate=False)
+    done = live.client.post(f"/rest/workflows/{workflow_id}/run").json()["data"]
+    sign_in(browser, live)
+    browser.get(f"{live.url}/workflow/{workflow_id}/executions/{done['executionId']}")
+    wait_for(lambda: len(browser.find_elements(*_by(".vue-flow__node"))) == 2)
+    panel = _open(browser, "Set")
+    assert not _field(panel, "mode").is_enabled()
+    assert _find(panel, "[data-test-id=assignment-name]").get_attribute("readonly") == "true"
+    box = _find(panel, "[data-test-id=assignment] [data-test-id=inline-expression-editor-input]")
+    assert box.get_attribute("readonly") == "true"
+    wait_for(lambda: _find(panel, "[data-test-id=inline-expression-editor-output]").text == "hi")
+    controls = ("assignment-collection-add", "assignment-remove", "collection-add-option", "collection-option-remove")
+    for absent in controls:
+        assert not panel.find_elements(*_by(f"[data-test-id={absent}]"))
+    assert all(not b.is_enabled() for b in panel.find_elements(*_by("[data-test-id^=radio-button-]")))
+    assert console_errors(browser) == []
