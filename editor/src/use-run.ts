@@ -44,6 +44,8 @@ export function useRun(host: RunHost) {
   let lastRun: { executionId: string; workflow: Workflow } | null = null;
   let listening: number | undefined;
   let unmounted = false;
+  /** The waiting execution the canvas watches for its resume (one at a time). */
+  let watching: string | null = null;
   const pinned = computed(() => {
     void host.version.value;
     return pinnedNames(host.doc.value);
@@ -71,6 +73,7 @@ export function useRun(host: RunHost) {
     host.message.value = `Execution ${found.id}: ${found.status}${failure ? ` (${failure})` : ""}`;
     host.runs.value++;
     host.changed();
+    if (found.status === "waiting") void awaitResume(found.id);
   }
 
   /** Follow an execution to its end (or its wait) and show it; a resumed one may still replay its earlier run. */
@@ -94,19 +97,25 @@ export function useRun(host: RunHost) {
     } finally {
       runningId.value = null;
     }
-    if (executionStatus.value === "waiting") void awaitResume(executionId);
   }
 
   /** As n8n's editor: a waiting execution stays followed; once resumed, the canvas follows it to its end. */
   async function awaitResume(executionId: string): Promise<void> {
+    if (watching === executionId) return;
+    watching = executionId;
     const stillWaiting = () =>
       !unmounted && executionStatus.value === "waiting" && host.lastExecutionId.value === executionId;
-    while (stillWaiting()) {
-      await new Promise((resolve) => window.setTimeout(resolve, WAITING_POLL_MS));
-      if (!stillWaiting() || runningId.value !== null) return;
-      const status = await executionStatusOf(executionId).catch(() => "waiting");
-      if (status !== "waiting" && stillWaiting() && runningId.value === null) return followRun(executionId);
+    let resumed = false;
+    try {
+      while (stillWaiting() && !resumed) {
+        await new Promise((resolve) => window.setTimeout(resolve, WAITING_POLL_MS));
+        if (!stillWaiting() || runningId.value !== null) break;
+        resumed = (await executionStatusOf(executionId).catch(() => "waiting")) !== "waiting";
+      }
+    } finally {
+      watching = null;
     }
+    if (resumed && stillWaiting() && runningId.value === null) await followRun(executionId);
   }
 
   /** After "Execute workflow" on a webhook workflow: show the run of the test call when it has finished. */
