@@ -408,3 +408,28 @@ def test_an_opened_execution_shows_its_data_read_only(live: LiveServer, browser:
     panel.find_element(*_by("[data-test-id=ndv-tab-settings]")).click()
     assert not _find(browser, "[data-test-id=setting-alwaysOutputData] input").is_enabled()
     assert console_errors(browser) == []
+
+
+def test_a_large_output_is_shown_a_page_at_a_time(live: LiveServer, browser: Any) -> None:
+    many = "return Array.from({length: 30}, (_, i) => ({json: {n: i + 1}}));"
+    workflow = {
+        "name": f"NDV pages {uuid.uuid4().hex[:8]}",
+        "nodes": [
+            _node("Start", "n8n-nodes-base.manualTrigger", {}),
+            _node("Many", "n8n-nodes-base.code", {"jsCode": many}, 2, 220),
+        ],
+        "connections": {"Start": {"main": [_to("Many")]}},
+        "settings": {},
+    }
+    workflow_id = _run_in_editor(browser, live, workflow, "Many", 2)
+    output = _open(browser, "Many").find_element(*_by("[data-test-id=ndv-output-panel]"))
+    assert output.find_element(*_by("[data-test-id=ndv-items-count]")).text == "30 items"
+    assert [row[0] for row in _table(output)[1]] == [str(n) for n in range(1, 26)]
+    assert "Page 1 of 2" in output.find_element(*_by("[data-test-id=ndv-data-pagination]")).text
+    output.find_element(*_by("[data-test-id=ndv-page-next]")).click()
+    wait_for(lambda: [row[0] for row in _table(output)[1]] == ["26", "27", "28", "29", "30"])
+    output.find_element(*_by("[data-test-id=ndv-pin]")).click()  # pins the whole output, not the page
+    _close(browser)
+    wait_for(lambda: node(browser, "Many").find_elements(*_by("[data-test-id=canvas-node-status-pinned]")))
+    assert _saved(live, browser, workflow_id)["pinData"]["Many"] == [{"json": {"n": n}} for n in range(1, 31)]
+    assert console_errors(browser) == []
