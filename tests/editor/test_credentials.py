@@ -2,7 +2,7 @@
 secret kept on the server, test against a real OpenAI-compatible server on 127.0.0.1, delete after a confirm)
 and a credential created in place from a node's panel, which the node's JSON then references. The secret never
 reaches the page after a save (asserted on the page source). Every test fails on a browser console error; the
-run takes the screenshot ``docs/editor-credentials.png``."""
+run takes the screenshots ``docs/editor-credentials.png`` and ``docs/editor-credentials-in-place.png``."""
 
 from __future__ import annotations
 
@@ -172,6 +172,7 @@ def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, brow
     _type(_css(browser, "[data-test-id=credential-name]"), credential_name)
     _type(_field(browser, "name"), "X-Api-Key")
     _field(browser, "value").send_keys("header-secret-value")
+    browser.save_screenshot(str(DOCS / "editor-credentials-in-place.png"))
     browser.find_element(By.CSS_SELECTOR, "[data-test-id=credential-save-button]").click()
     wait_for(lambda: not browser.find_elements(By.CSS_SELECTOR, "[data-test-id=credential-modal]"))
     select = _css(browser, "[data-test-id=credential-select-httpHeaderAuth]")
