@@ -13,6 +13,8 @@ export interface PropertyOption {
   value?: unknown;
   description?: string;
   displayName?: string;
+  /** An option of an options list may show only for some values (HTTP Request's WebDAV methods). */
+  displayOptions?: DisplayOptions;
   /** collection / fixedCollection options carry properties of their own. */
   values?: NodeProperty[];
   type?: string;

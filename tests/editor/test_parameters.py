@@ -274,6 +274,31 @@ def test_http_request_edits_change_only_the_edited_paths(live: LiveServer, brows
     assert console_errors(browser) == []
 
 
+def test_an_options_list_shows_the_options_that_display(live: LiveServer, browser: Any) -> None:
+    """HTTP Request's WebDAV methods show once the Enable WebDAV Methods option is on (an option's displayOptions)."""
+    workflow = _workflow(_node("HTTP", "httpRequest", 4.2, {"url": "https://example.com", "options": {}}))
+    workflow_id = _start(browser, live, workflow)
+    panel = _open(browser, "HTTP")
+
+    def methods() -> list[str]:
+        found: list[str] = browser.execute_script(
+            "return [...arguments[0].options].map((o) => o.text)", _field(panel, "method")
+        )
+        return found
+
+    assert methods() == ["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]
+    add = _find(panel, "[data-test-id='parameter-options'] [data-test-id=collection-add-option]")
+    _select(add, "Enable WebDAV Methods")
+    _field(panel, "options.webdavMethods").click()
+    wait_for(lambda: {"COPY", "MKCOL", "MOVE", "PROPFIND", "REPORT"} <= set(methods()))
+    assert len(methods()) == len(set(methods()))  # one entry per value
+    _select(_field(panel, "method"), "COPY")
+    _close(browser)
+    parameters = _unchanged_but(_saved(live, browser, workflow_id), workflow, "HTTP")
+    assert parameters == {"url": "https://example.com", "options": {"webdavMethods": True}, "method": "COPY"}
+    assert console_errors(browser) == []
+
+
 def test_collection_add_option_offers_what_displays_relative_to_the_collection(live: LiveServer, browser: Any) -> None:
     """Postgres: options shown by ``/operation`` (the root), and one by a sibling option (``_cnd: exists``)."""
     pg = _node("PG", "postgres", 2.5, {"operation": "executeQuery", "query": "select 1", "options": {}})
