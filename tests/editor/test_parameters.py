@@ -387,6 +387,7 @@ def test_if_conditions_editor_writes_n8n_filter_values(live: LiveServer, browser
     _select(second.find_element(*_by("[data-test-id=filter-operator-select]")), "String: is not empty")
     wait_for(lambda: not second.find_elements(*_by("[data-test-id=filter-condition-right]")))  # a single value
     _select(_find(editor, "[data-test-id=filter-combinator-select]"), "OR")
+    _field(panel, "looseTypeValidation").click()  # n8n: the filter's options follow typeOptions.filter
     _close(browser)
     panel = _open(browser, "New")
     new = _find(panel, "[data-test-id='parameter-conditions'] [data-test-id=filter-condition]")
@@ -394,7 +395,9 @@ def test_if_conditions_editor_writes_n8n_filter_values(live: LiveServer, browser
     _close(browser)
     saved = _nodes(_saved(live, browser, workflow_id))
     conditions = saved["Adult"]["parameters"]["conditions"]
-    assert conditions["combinator"] == "or" and conditions["options"] == stored["options"]
+    assert conditions["combinator"] == "or"
+    assert conditions["options"] == {**stored["options"], "typeValidation": "loose"}
+    assert saved["Adult"]["parameters"]["looseTypeValidation"] is True
     assert conditions["conditions"][0] == {**condition, "operator": {"type": "number", "operation": "gt"}}
     added = conditions["conditions"][1]
     assert {k: v for k, v in added.items() if k != "id"} == {
