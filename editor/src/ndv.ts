@@ -105,13 +105,17 @@ export function parentsOf(workflow: Workflow, name: string): [string, number][] 
   return parents;
 }
 
-/** Before ``name`` ran (or without a task): the last output of its first parent that ran, as n8n's input panel. */
+/** Before ``name`` ran (or without a task): the last output of its first parent that ran, or that parent's pinned
+ * data, as n8n's input panel. */
 export function parentOutput(workflow: Workflow, runData: RunData, name: string): Output[] {
   for (const [parent, output] of parentsOf(workflow, name)) {
     const runs = runData[parent];
-    if (!runs?.length) continue;
-    const items = runs[runs.length - 1]?.data?.main?.[output] ?? [];
-    return [{ type: "main", index: 0, label: parent, items }];
+    const pinned = pinnedOf(workflow, parent);
+    if (runs?.length) {
+      const items = runs[runs.length - 1]?.data?.main?.[output] ?? [];
+      return [{ type: "main", index: 0, label: parent, items }];
+    }
+    if (pinned) return [{ type: "main", index: 0, label: parent, items: pinned }];
   }
   return [];
 }

@@ -433,3 +433,23 @@ def test_a_large_output_is_shown_a_page_at_a_time(live: LiveServer, browser: Any
     wait_for(lambda: node(browser, "Many").find_elements(*_by("[data-test-id=canvas-node-status-pinned]")))
     assert _saved(live, browser, workflow_id)["pinData"]["Many"] == [{"json": {"n": n}} for n in range(1, 31)]
     assert console_errors(browser) == []
+
+
+def test_before_a_run_a_nodes_input_is_its_parents_pinned_data(live: LiveServer, browser: Any) -> None:
+    workflow = _people_workflow()
+    live.import_workflow(workflow, activate=False)
+    sign_in(browser, live)
+    wait_for(lambda: row(browser, workflow["name"]))
+    open_workflow(browser, workflow["name"], node_count=5)
+    panel = _open(browser, "Data")
+    panel.find_element(*_by("[data-test-id=ndv-edit-pinned]")).click()
+    box = _find(browser, "[data-test-id=ndv-pin-json]")
+    browser.execute_script(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", box, '{"name": "Zed"}'
+    )
+    browser.find_element(*_by("[data-test-id=ndv-pin-save]")).click()
+    _find(browser, "[data-test-id=ndv-pinned-note]")
+    _close(browser)
+    inputs = _open(browser, "Is adult").find_element(*_by("[data-test-id=ndv-input-panel]"))
+    assert _table(inputs) == (["name"], [["Zed"]])
+    assert console_errors(browser) == []

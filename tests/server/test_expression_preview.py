@@ -130,6 +130,14 @@ def test_without_an_execution_json_is_empty_and_other_nodes_ask_for_a_run(live: 
     assert answer["error"]["message"] == "Node 'Data' hasn't been executed"
 
 
+def test_without_an_execution_the_pinned_data_of_the_parent_is_the_input(live: LiveServer) -> None:
+    workflow = _workflow()
+    workflow["pinData"] = {"Data": [{"json": {"name": "Pinned Ada"}}, {"json": {"name": "Pinned Bob"}}]}
+    assert _preview(live, workflow, "={{ $json.name }}", None)["result"] == "Pinned Ada"
+    assert _preview(live, workflow, "={{ $json.name }}", None, itemIndex=1)["result"] == "Pinned Bob"
+    assert _preview(live, workflow, "={{ $('Data').all().length }}", None)["result"] == "2"
+
+
 def test_a_node_that_did_not_run_in_the_execution_asks_for_its_run(
     live: LiveServer, ran: tuple[dict[str, Any], str]
 ) -> None:

@@ -46,7 +46,7 @@ class NodeInput:
 
 def node_input(workflow: Workflow, run_data: dict[str, list[TaskData]], name: str, run_index: int) -> NodeInput:
     """The input of run ``run_index`` of ``name``: what its ``source`` parent gave it (an AI sub-node's
-    ``inputOverride``); before it ran, the last output of its first main parent that ran; else nothing."""
+    ``inputOverride``); before it ran, its parent's last output or pinned data; else nothing."""
     runs = run_data.get(name) or []
     if runs:
         index = min(max(run_index, 0), len(runs) - 1)
@@ -65,6 +65,11 @@ def node_input(workflow: Workflow, run_data: dict[str, list[TaskData]], name: st
                     source.get("previousNodeOutput") or 0,
                 )
                 return NodeInput(items, source, index)
+    return _parent_input(workflow, run_data, name)
+
+
+def _parent_input(workflow: Workflow, run_data: dict[str, list[TaskData]], name: str) -> NodeInput:
+    """Before ``name`` ran: the last output of its first main parent that ran, or that parent's pinned data."""
     for edges in workflow.inputs(name):
         for edge in edges:
             parent_runs = run_data.get(edge.source) or []
@@ -74,6 +79,10 @@ def node_input(workflow: Workflow, run_data: dict[str, list[TaskData]], name: st
                     previousNode=edge.source, previousNodeOutput=edge.source_index, previousNodeRun=last
                 )
                 return NodeInput(_output(run_data, edge.source, last, edge.source_index), source, 0)
+            pinned = workflow.pin_data.get(edge.source)
+            if pinned:
+                items = [Item(json=dict(each.get("json") or {})) for each in pinned]
+                return NodeInput(items, SourceData(previousNode=edge.source), 0)
     return NodeInput([], None, 0)
 
 
@@ -95,7 +104,8 @@ def context_for(
     run_index: int = 0,
 ) -> ExpressionContext:
     """The expression context of a preview of node ``name`` (one empty item when there is no input)."""
-    run_data: dict[str, list[TaskData]] = dict(data["resultData"].get("runData") or {}) if data else {}
+    result = data.get("resultData") if data else None
+    run_data: dict[str, list[TaskData]] = dict(result.get("runData") or {}) if result else {}
     given = node_input(workflow, run_data, name, run_index)
     items = given.items or [Item(json={})]
     return ExpressionContext(
