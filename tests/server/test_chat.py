@@ -187,6 +187,19 @@ def test_load_previous_session_from_memory(live: LiveServer) -> None:
     assert other == {"data": []}
 
 
+def test_load_previous_session_from_a_memory_scoped_to_its_node(live: LiveServer) -> None:
+    # Simple Memory 1.4 keeps a session from the input under the session id and its node's name
+    data, webhook_id = chat_workflow(["Hello Bo!"], options={"loadPreviousSession": "memory"})
+    data["connections"]["Simple Memory"]["ai_memory"][0].append({"node": TRIGGER, "type": "ai_memory", "index": 0})
+    memory = next(n for n in data["nodes"] if n["name"] == "Simple Memory")
+    memory["typeVersion"] = 1.4
+    activate(live, data)
+    url = f"/webhook/{webhook_id}/chat"
+    assert live.client.post(url, json=message("I am Bo", "scoped")).status_code == 200
+    previous = live.client.post(url, json={"action": "loadPreviousSession", "sessionId": "scoped"}).json()
+    assert [m["kwargs"]["content"] for m in previous["data"]] == ["I am Bo", "Hello Bo!"]
+
+
 def test_previous_session_is_empty_when_not_supported(live: LiveServer) -> None:
     data, webhook_id = chat_workflow(["x"])
     activate(live, data)

@@ -29,6 +29,7 @@ from weft.ai.chat.chunks import NDJSON_TYPE, SSE_TYPE, encode_chunk, stamp_chunk
 from weft.ai.chat.history import langchain_messages
 from weft.ai.chat.page import render_page
 from weft.ai.chat.trigger import ChatTriggerError, ChatTriggerOptions, chat_trigger_options, is_chat_trigger
+from weft.ai.memory.buffer_window import input_session_key
 from weft.binary import pretty_bytes
 from weft.db.memory import ChatMemoryRepository
 from weft.errors import WeftError
@@ -44,7 +45,10 @@ from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.webhook_calls import ERROR, answer
 from weft.services.webhook_requests import BadRequestError, IncomingRequest
 from weft.services.write_lock import WriteLock
-from weft.workflow import AI_MEMORY, Item, Run
+from weft.workflow import AI_MEMORY, Item, NodeModel, Run
+
+#: n8n's Simple Memory, whose sessions the chat lists (``loadPreviousSession``).
+SIMPLE_MEMORY_TYPE = "@n8n/n8n-nodes-langchain.memoryBufferWindow"
 
 log = logging.getLogger("weft.chat")
 
@@ -280,12 +284,23 @@ async def previous_session(runner: WorkflowRunner, target: ChatTarget, item: Ite
     session = item["json"].get("sessionId")
     if target.options.load_previous_session != "memory" or not session:
         return WebhookResponse.json({"data": []})
-    if not workflow.sub_nodes(target.node, AI_MEMORY):
-        return WebhookResponse.json({"data": []})
-    # Simple Memory's key (weft.ai.memory.buffer_window): workflow id and session id
-    key = f"{workflow.id or 'workflow'}__{session}"
-    stored = await runner.db(runner.store.memory.load, key)
-    return WebhookResponse.json({"data": langchain_messages(stored)})
+    for memory in workflow.sub_nodes(target.node, AI_MEMORY):
+        key = simple_memory_key(target.prepared, workflow.nodes[memory], str(session))
+        if key is not None:
+            stored = await runner.db(runner.store.memory.load, key)
+            return WebhookResponse.json({"data": langchain_messages(stored)})
+    return WebhookResponse.json({"data": []})
+
+
+def simple_memory_key(prepared: PreparedWorkflow, node: NodeModel, session: str) -> str | None:
+    """Where the Simple Memory ``node`` keeps the chat session ``session`` it reads from its input (the workflow id,
+    then :func:`weft.ai.memory.buffer_window.input_session_key`); ``None`` for another node or a fixed key."""
+    if node.type != SIMPLE_MEMORY_TYPE or node.disabled:
+        return None
+    version = float(node.typeVersion)
+    if version < 1.2 or node.parameters.get("sessionIdType", "fromInput") != "fromInput":
+        return None
+    return f"{prepared.workflow.id or 'workflow'}__{input_session_key(node.name, version, session)}"
 
 
 # --------------------------------------------------------------------------- streaming
@@ -365,5 +380,6 @@ __all__ = [
     "find_active_chat",
     "find_saved_chat",
     "previous_session",
+    "simple_memory_key",
     "stream_chat",
 ]

@@ -11,21 +11,17 @@ the Simple Memory of the workflow, whatever the trigger's ``loadPreviousSession`
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from weft.ai.chat.history import langchain_messages
 from weft.ai.chat.trigger import CHAT_TRIGGER_TYPE, ChatTriggerOptions, chat_trigger_options
-from weft.services.chat import ChatTarget
+from weft.services.chat import ChatTarget, simple_memory_key
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import WorkflowRunner
 from weft.workflow import NodeModel
 
 MANUAL_CHAT_TRIGGER_TYPE = "@n8n/n8n-nodes-langchain.manualChatTrigger"
 CHAT_TRIGGER_TYPES = (CHAT_TRIGGER_TYPE, MANUAL_CHAT_TRIGGER_TYPE)
-SIMPLE_MEMORY_TYPE = "@n8n/n8n-nodes-langchain.memoryBufferWindow"
-# weft.ai.memory.buffer_window: from typeVersion 1.4 a session from the input is scoped to the memory node
-_SESSION_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def editor_chat_target(prepared: PreparedWorkflow, node: str | None = None) -> ChatTarget | None:
@@ -47,17 +43,8 @@ def _options(node: NodeModel) -> ChatTriggerOptions:
 def memory_keys(prepared: PreparedWorkflow, session_id: str) -> list[str]:
     """The keys under which the workflow's Simple Memory nodes keep ``session_id`` (those reading the session
     from the chat input)."""
-    workflow = prepared.workflow
-    keys = []
-    for node in workflow.nodes.values():
-        if node.type != SIMPLE_MEMORY_TYPE or node.disabled:
-            continue
-        version = float(node.typeVersion)
-        if version < 1.2 or node.parameters.get("sessionIdType", "fromInput") != "fromInput":
-            continue
-        scoped = f"{session_id}__{_SESSION_UNSAFE.sub('_', node.name)}" if version >= 1.4 else session_id
-        keys.append(f"{workflow.id or 'workflow'}__{scoped}")
-    return keys
+    keys = (simple_memory_key(prepared, node, session_id) for node in prepared.workflow.nodes.values())
+    return [key for key in keys if key is not None]
 
 
 async def session_messages(runner: WorkflowRunner, prepared: PreparedWorkflow, session_id: str) -> list[Any]:

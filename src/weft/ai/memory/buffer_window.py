@@ -21,6 +21,12 @@ from weft.workflow import AI_MEMORY
 _SESSION_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
+def input_session_key(node_name: str, version: float, session: str) -> str:
+    """The key of a session read from the input (the chat trigger's ``sessionId``): from typeVersion 1.4 n8n scopes
+    it to the memory node."""
+    return f"{session}__{_SESSION_UNSAFE.sub('_', node_name)}" if version >= 1.4 else session
+
+
 def session_id(ctx: SupplyDataContext, item_index: int) -> str:
     """The session key for ``item_index``, with n8n's errors when there is none."""
     version = float(ctx.node.typeVersion)
@@ -36,8 +42,7 @@ def session_id(ctx: SupplyDataContext, item_index: int) -> str:
                 "the chat trigger node outputs). To use something else, change the 'Session ID' parameter",
                 item_index=item_index,
             )
-        # from typeVersion 1.4 n8n scopes a session from the input to the memory node
-        return f"{value}__{_SESSION_UNSAFE.sub('_', ctx.node.name)}" if version >= 1.4 else str(value)
+        return input_session_key(ctx.node.name, version, str(value))
     value = ctx.get_node_parameter("sessionKey", item_index, "chat_history" if version < 1.2 else "")
     if value in (None, ""):
         raise NodeOperationError(
@@ -78,4 +83,4 @@ class MemoryBufferWindow(NodeType):
         return WindowChatMemory(ctx, chat_memory_store(ctx), f"{workflow_id}__{key}", turns)
 
 
-__all__ = ["MemoryBufferWindow", "chat_memory_store", "session_id"]
+__all__ = ["MemoryBufferWindow", "chat_memory_store", "input_session_key", "session_id"]
