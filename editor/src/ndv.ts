@@ -156,13 +156,15 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** ``text`` with references to the node ``from`` (``$('from')``, ``$node["from"]``, ``$node.from``) renamed. */
+/** ``text`` with references to the node ``from`` renamed, as n8n's ``renameNodeInParameterValue``: ``$('from')``,
+ * ``$node["from"]``, ``$node.from``, ``$items("from")``. */
 export function renameInText(text: string, from: string, to: string): string {
   const name = escapeRegExp(from);
   return text
+    .replace(new RegExp(`(\\$items\\(\\s*)(['"])${name}\\2(\\s*[,)])`, "g"), (_m, a: string, q: string, b: string) => `${a}${q}${to}${q}${b}`)
     .replace(new RegExp(`(\\$\\(\\s*)(['"\`])${name}\\2(\\s*\\))`, "g"), (_m, a: string, q: string, b: string) => `${a}${q}${to}${q}${b}`)
     .replace(new RegExp(`(\\$node\\[\\s*)(['"])${name}\\2(\\s*\\])`, "g"), (_m, a: string, q: string, b: string) => `${a}${q}${to}${q}${b}`)
-    .replace(new RegExp(`\\$node\\.${name}(?![\\w$])`, "g"), /^[A-Za-z_$][\w$]*$/.test(to) ? `$node.${to}` : `$node["${to}"]`);
+    .replace(new RegExp(`\\$node\\.${name}(?![\\w$])`, "g"), () => (/^[A-Za-z_$][\w$]*$/.test(to) ? `$node.${to}` : `$node["${to}"]`));
 }
 
 function renameDeep(value: unknown, from: string, to: string): unknown {
