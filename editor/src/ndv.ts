@@ -56,13 +56,15 @@ const OUTPUT_NAMES: [RegExp, string[]][] = [
   [/\.if$/, ["true", "false"]],
   [/\.filter$/, ["Kept", "Discarded"]],
   [/\.compareDatasets$/, ["In A only", "Same", "Different", "In B only"]],
+  [/\.splitInBatches$/, ["done", "loop"]],
 ];
 
 /** The label of output ``index`` of ``count`` outputs of a node of ``type`` (``onError`` adds the error output). */
 export function outputLabel(type: string, index: number, count: number, onError?: unknown): string {
   if (onError === "continueErrorOutput" && index === count - 1) return "Error";
+  const errorOutput = onError === "continueErrorOutput" ? 1 : 0;
   const named = OUTPUT_NAMES.find(([pattern]) => pattern.test(type))?.[1];
-  if (named?.[index]) return named[index];
+  if (named && named.length === count - errorOutput && named[index]) return named[index];
   if (onError === "continueErrorOutput" && count === 2) return "Success";
   return `Output ${index}`;
 }

@@ -453,3 +453,34 @@ def test_before_a_run_a_nodes_input_is_its_parents_pinned_data(live: LiveServer,
     inputs = _open(browser, "Is adult").find_element(*_by("[data-test-id=ndv-input-panel]"))
     assert _table(inputs) == (["name"], [["Zed"]])
     assert console_errors(browser) == []
+
+
+def test_a_node_that_ran_twice_offers_each_run(live: LiveServer, browser: Any) -> None:
+    workflow = _people_workflow()
+    workflow["nodes"] = [
+        *workflow["nodes"][:2],
+        _node("Loop", "n8n-nodes-base.splitInBatches", {"batchSize": 1, "options": {}}, 3, 440),
+        _node("Each", "n8n-nodes-base.noOp", {}, 1, 660),
+    ]
+    workflow["connections"] = {
+        "Start": {"main": [_to("Data")]},
+        "Data": {"main": [_to("Loop")]},
+        "Loop": {"main": [[], _to("Each")]},
+        "Each": {"main": [_to("Loop")]},
+    }
+    _run_in_editor(browser, live, workflow, "Each", 4)
+    panel = _open(browser, "Each")
+    output = panel.find_element(*_by("[data-test-id=ndv-output-panel]"))
+    runs = panel.find_element(*_by("[data-test-id=ndv-run-select] select"))
+    assert [o.text for o in runs.find_elements(*_by("option"))] == ["1 of 2", "2 of 2"]
+    assert _table(output)[1][0][0] == "Bob"  # the last run first, as n8n
+    from selenium.webdriver.support.ui import Select
+
+    Select(runs).select_by_index(0)
+    wait_for(lambda: _table(output)[1][0][0] == "Ada")
+    assert _table(panel.find_element(*_by("[data-test-id=ndv-input-panel]")))[1][0][0] == "Ada"  # that run's input
+    _close(browser)
+    loop = _open(browser, "Loop").find_element(*_by("[data-test-id=ndv-output-panel]"))
+    labels = [b.text.split(" ")[0] for b in loop.find_elements(*_by("[data-test-id=ndv-output-select] button"))]
+    assert labels == ["done", "loop"]  # n8n's names of Loop Over Items' outputs
+    assert console_errors(browser) == []
