@@ -8,6 +8,7 @@ differs only at the edited paths. Every test fails on any browser console error.
 from __future__ import annotations
 
 import copy
+import json
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -439,9 +440,19 @@ def test_a_resource_locator_stores_mode_and_value(live: LiveServer, browser: Any
     locator = _find(panel, "[data-test-id='parameter-workflowId'] [data-test-id=resource-locator]")
     _select(locator.find_element(*_by("[data-test-id=rlc-mode-selector]")), "By ID")
     _type(_find(locator, "[data-test-id=rlc-input]"), "wf42")
+    mapper = _field(panel, "workflowInputs")  # a resource mapper: its value as JSON
+    assert json.loads(mapper.get_attribute("value")) == {"mappingMode": "defineBelow", "value": None}
+    _type(mapper, '{"mappingMode": "defineBelow", "value": {"name": "Ada"}')
+    assert _find(panel, "[data-test-id=parameter-input-error]").text == "Invalid JSON"
+    mapper.send_keys("}")
+    wait_for(lambda: not panel.find_elements(*_by("[data-test-id=parameter-input-error]")))
     _close(browser)
     parameters = _unchanged_but(_saved(live, browser, workflow_id), workflow, "Call")
-    assert parameters == {"options": {}, "workflowId": {"__rl": True, "value": "wf42", "mode": "id"}}
+    assert parameters == {
+        "options": {},
+        "workflowId": {"__rl": True, "value": "wf42", "mode": "id"},
+        "workflowInputs": {"mappingMode": "defineBelow", "value": {"name": "Ada"}},
+    }
     assert console_errors(browser) == []
 
 
