@@ -393,6 +393,8 @@ def test_if_conditions_editor_writes_n8n_filter_values(live: LiveServer, browser
     panel = _open(browser, "New")
     new = _find(panel, "[data-test-id='parameter-conditions'] [data-test-id=filter-condition]")
     _type(new.find_element(*_by("[data-test-id=filter-condition-right] input")), "x")
+    _select(new.find_element(*_by("[data-test-id=filter-operator-select]")), "Array: length greater than")
+    _type(new.find_element(*_by("[data-test-id=filter-condition-right] input")), "5")  # rightType number: 5
     _close(browser)
     saved = _nodes(_saved(live, browser, workflow_id))
     conditions = saved["Adult"]["parameters"]["conditions"]
@@ -411,7 +413,11 @@ def test_if_conditions_editor_writes_n8n_filter_values(live: LiveServer, browser
     assert fresh["options"] == {"caseSensitive": True, "leftValue": "", "typeValidation": "strict", "version": 2}
     assert fresh["combinator"] == "and"
     assert [{k: v for k, v in c.items() if k != "id"} for c in fresh["conditions"]] == [
-        {"leftValue": "", "rightValue": "x", "operator": {"type": "string", "operation": "equals"}}
+        {
+            "leftValue": "",
+            "rightValue": 5,
+            "operator": {"type": "array", "operation": "lengthGt", "rightType": "number"},
+        }
     ]
     assert console_errors(browser) == []
 
