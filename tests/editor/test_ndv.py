@@ -118,8 +118,13 @@ def _open(browser: Any, name: str) -> Any:
     """Double-click the node ``name`` on the canvas; the open node panel."""
     from selenium.webdriver.common.action_chains import ActionChains
 
-    ActionChains(browser).double_click(node(browser, name).find_element(*_by(".canvas-node"))).perform()
-    return _find(browser, f".ndv-dialog[data-node-name='{name}'][data-loaded=true]")
+    def opened() -> Any:
+        if not browser.find_elements(*_by("[data-test-id=ndv]")):  # (again: a re-render may eat a double-click)
+            ActionChains(browser).double_click(node(browser, name).find_element(*_by(".canvas-node"))).perform()
+        found = browser.find_elements(*_by(f".ndv-dialog[data-node-name='{name}'][data-loaded=true]"))
+        return found and found[0]
+
+    return wait_for(opened, interval=0.5)
 
 
 def _close(browser: Any) -> None:
