@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from tests.recorded._read_spy import pytest_runtest_call  # noqa: F401  (each parameter a node reads is described)
 
 from weft.nodes.contract import MISSING
 from weft.testing.pytest_plugin import fake_anthropic_server, fake_openai_server

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from tests.recorded._read_spy import pytest_runtest_call  # noqa: F401  (each parameter a node reads is described)
 
 from weft.engine import run_workflow
 from weft.workflow import Run

@@ -2,7 +2,9 @@
 checked against n8n's description of that type and version (:func:`weft.nodes.property_paths.described`).
 
 Every read goes through ``get_node_parameter`` of the engine's contexts (``weft.engine.context``) or of Item
-Lists' delegated context (which reads as the node type it delegates to); the spy wraps both for a ``with``.
+Lists' delegated context (which reads as the node type it delegates to); the spy wraps both for a ``with``. The
+recorded suite checks each case; the node-test folders check each test (their ``conftest.py`` imports
+:func:`pytest_runtest_call`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
+
 from weft.engine.context import _BaseContext
 from weft.nodes.builtin._item_lists_context import DelegatedContext
-from weft.nodes.node_properties import description_for
+from weft.nodes.node_properties import described_versions, description_for
 from weft.nodes.property_paths import described
 
 #: (type, version, path, id of the node's parameters) -> the node's parameters
@@ -25,6 +29,17 @@ N8N_READS_UNDESCRIBED: dict[tuple[str, str], str] = {
         "packages/@n8n/nodes-langchain/nodes/agents/Agent/agents/ToolsAgent/V3/helpers/prepareItemContext.ts "
         "(getPromptInputByType with promptTypeKey 'promptType', default 'define'; V2/execute.ts alike)"
     ),
+    # read in every version; described from Set 3.3, Structured Output Parser 1.2, OpenAI Chat Model 1.3
+    ("n8n-nodes-base.set", "includeOtherFields"): "packages/nodes-base/nodes/Set/v2/SetV2.node.ts (execute)",
+    ("@n8n/n8n-nodes-langchain.outputParserStructured", "schemaType"): (
+        "packages/@n8n/nodes-langchain/nodes/output_parser/OutputParserStructured/OutputParserStructured.node.ts"
+    ),
+    ("@n8n/n8n-nodes-langchain.lmChatOpenAi", "responsesApiEnabled"): (
+        "packages/@n8n/nodes-langchain/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.ts (supplyData)"
+    ),
+    # prepareFormReturnItem reads it for every form node; only Form Trigger 2+ describes it
+    ("n8n-nodes-base.form", "options.showHeaders"): "packages/nodes-base/nodes/Form/utils/utils.ts",
+    ("n8n-nodes-base.formTrigger", "options.showHeaders"): "packages/nodes-base/nodes/Form/utils/utils.ts",
 }
 
 
@@ -66,6 +81,18 @@ def undescribed(reads: Reads) -> list[str]:
         elif not described(description["properties"], path, version, parameters):
             problems.add(f"{type_name} {version:g} reads parameter {path!r}, which its n8n description does not have")
     return sorted(problems)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Imported by a ``conftest.py``: each test there fails on a read its node types' descriptions lack (types
+    with no description at all, such as a test's own, are left out)."""
+    with parameter_reads() as reads:
+        result = yield
+    missing = undescribed({key: value for key, value in reads.items() if described_versions(key[0])})
+    if missing:
+        raise AssertionError(f"{item.name}: parameters read that n8n does not describe:\n" + "\n".join(missing))
+    return result
 
 
 def checked(reads: Reads) -> set[tuple[str, float, str]]:

@@ -8,6 +8,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from tests.recorded._read_spy import pytest_runtest_call  # noqa: F401  (each parameter a node reads is described)
 from tests.server.conftest import live  # noqa: F401 (the fixture, for these tests)
 
 HERE = Path(__file__).parent

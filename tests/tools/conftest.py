@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from tests.recorded._read_spy import pytest_runtest_call  # noqa: F401  (each parameter a node reads is described)
 
 from weft.testing.http_echo import HttpEchoServer
 

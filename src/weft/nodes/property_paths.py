@@ -4,8 +4,9 @@ A read path (``options.timeout``, ``rules.values.0.outputKey``, ``assignments.as
 the properties as n8n stores values: a top-level property by name; a ``collection``'s options are properties;
 a ``fixedCollection``'s options are ``{name, values: [properties]}``; list indices are skipped. A path that goes
 inside a value of one of n8n's structured types is accepted as far as that type's shape goes (a ``json`` value
-is free-form). Of properties sharing a name, those the ``typeVersion`` and the parameters show are tried first,
-as n8n's ``displayParameter`` decides (``@version`` conditions, ``/root`` keys, ``_cnd`` operators).
+is free-form). A property whose ``@version`` conditions leave out the ``typeVersion`` does not count; of the
+others sharing a name, those the parameters show are tried first, as n8n's ``displayParameter`` decides
+(``/root`` keys, defaults for missing values, ``_cnd`` operators).
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ _FILTER_CONDITION: dict[str, Any] = {
     "operator": {"type": {}, "operation": {}, "rightType": {}, "singleValue": {}, "name": {}},
 }
 _FILTER_OPTIONS: dict[str, Any] = {"caseSensitive": {}, "leftValue": {}, "typeValidation": {}, "version": {}}
+_LOCATOR: dict[str, Any] = {"__rl": {}, "mode": {}, "value": _ANY, "cachedResultName": {}, "cachedResultUrl": {}}
 SHAPES: dict[str, Any] = {
     "json": _ANY,
     "assignmentCollection": {"assignments": {"id": {}, "name": {}, "value": _ANY, "type": {}}},
     "filter": {"options": _FILTER_OPTIONS, "conditions": _FILTER_CONDITION, "combinator": {}},
-    "resourceLocator": {"__rl": {}, "mode": {}, "value": _ANY, "cachedResultName": {}, "cachedResultUrl": {}},
+    "resourceLocator": _LOCATOR,
+    "workflowSelector": _LOCATOR,  # a resource locator of workflows
     "resourceMapper": {
         "mappingMode": {},
         "value": _ANY,
@@ -69,6 +72,14 @@ class _Display:
         self.root = parameters
         self.properties = properties
         self._resolving: set[str] = set()
+
+    def in_version(self, prop: Property) -> bool:
+        """Whether the property exists at the version (its ``@version`` conditions, which nothing else decides)."""
+        options = prop.get("displayOptions") or {}
+        show, hide = options.get("show") or {}, options.get("hide") or {}
+        if "@version" in show and not _check(show["@version"], [self.version]):
+            return False
+        return not ("@version" in hide and _check(hide["@version"], [self.version]))
 
     def shown(self, prop: Property, level: Mapping[str, Any], *, nested: bool = False) -> bool:
         """n8n's ``displayParameter``; a missing top-level value is its property's default, a missing nested one
@@ -180,7 +191,7 @@ def _compare(op: str, value: Any, target: Any) -> bool:
 
 def _resolve(properties: Sequence[Property], parts: list[str], context: _Display, level: Any) -> bool:
     """Whether ``parts`` resolve through one of the properties named ``parts[0]`` (shown ones first)."""
-    named = [p for p in properties if p.get("name") == parts[0]]
+    named = [p for p in properties if p.get("name") == parts[0] and context.in_version(p)]
     values = level if isinstance(level, Mapping) else {}
     shown = [p for p in named if context.shown(p, values, nested=values is not context.root)]
     for prop in shown or named:

@@ -154,7 +154,8 @@ def _check_can_wait(ctx: ExecuteContext, calls_as_tool: bool) -> None:
             "cannot wait for",
             description="Use an AI Agent of version 3 or later, or remove the Wait from the sub-workflow.",
         )
-    if ctx.get_node_parameter("mode", 0, "once") == "each" and len(ctx.get_input_data()) > 1:
+    each = not calls_as_tool and ctx.get_node_parameter("mode", 0, "once") == "each"  # a tool has no mode
+    if each and len(ctx.get_input_data()) > 1:
         raise NodeOperationError(
             ctx.node.name,
             "A sub-workflow run for each item went into a waiting state",
