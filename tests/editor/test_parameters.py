@@ -389,6 +389,7 @@ def test_if_conditions_editor_writes_n8n_filter_values(live: LiveServer, browser
     wait_for(lambda: not second.find_elements(*_by("[data-test-id=filter-condition-right]")))  # a single value
     _select(_find(editor, "[data-test-id=filter-combinator-select]"), "OR")
     _field(panel, "looseTypeValidation").click()  # n8n: the filter's options follow typeOptions.filter
+    browser.save_screenshot(str(DOCS / "editor-conditions.png"))
     _close(browser)
     panel = _open(browser, "New")
     new = _find(panel, "[data-test-id='parameter-conditions'] [data-test-id=filter-condition]")

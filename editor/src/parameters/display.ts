@@ -1,5 +1,6 @@
-// n8n's displayOptions, ported from n8n-workflow's node-helpers (displayParameter, displayParameterPath and their
-// getPropertyValues / checkConditions): whether a property shows for the node's current parameter values.
+// n8n's displayOptions, ported from n8n-workflow's node-helpers (displayParameter with its getPropertyValues and
+// checkConditions): whether a property shows for the node's current parameter values. The forms pass each level's
+// values and the node's top level as the root, as n8n's displayParameterPath does for a nested path.
 import type { DisplayOptions } from "../api-node-types";
 import { getPath } from "./paths";
 
@@ -124,17 +125,4 @@ export function displayParameter(
     }
   }
   return true;
-}
-
-/** n8n's displayParameterPath: the property at ``path`` (its collection's values) inside ``nodeValues``. */
-export function displayParameterPath(
-  nodeValues: Record<string, unknown>,
-  parameter: Displayable,
-  path: string,
-  context: DisplayContext | null,
-): boolean {
-  const values = path === "" ? nodeValues : getPath(nodeValues, path);
-  let root: unknown = nodeValues;
-  if (path && path.split(".").indexOf("parameters") === 0) root = getPath(nodeValues, "parameters");
-  return displayParameter(values, parameter, context, root);
 }
