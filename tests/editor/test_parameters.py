@@ -346,6 +346,7 @@ def test_set_assignments_editor_writes_n8n_assignments(live: LiveServer, browser
     _type(second.find_element(*_by("[data-test-id=assignment-value]")), "3")
     _field(panel, "includeOtherFields").click()
     wait_for(lambda: "include" in _shown(browser))  # hide: /includeOtherFields [false] no longer holds
+    browser.save_screenshot(str(DOCS / "editor-assignments.png"))
     _close(browser)
     parameters = _unchanged_but(_saved(live, browser, workflow_id), workflow, "Set")
     rows = parameters["assignments"]["assignments"]
