@@ -58,8 +58,7 @@ def row(driver: Any, name: str) -> WebElement | None:
 
 def open_workflow(driver: Any, name: str, node_count: int) -> None:
     """Click the workflow in the list and wait for its canvas to show ``node_count`` nodes."""
-    found = row(driver, name)
-    assert found is not None, f"{name!r} is not in the list"
+    found = wait_for(lambda: row(driver, name))  # the list loads after the page
     found.find_element(By.CSS_SELECTOR, ".workflow-name").click()
     wait_for(lambda: len(canvas_nodes(driver)) == node_count)
 
