@@ -27,14 +27,22 @@ class PreviewIn(BaseModel):
     """What to preview: the workflow as edited, the node, the expression, and the execution whose data it reads."""
 
     workflow: dict[str, Any]
+    """The workflow JSON as edited in the editor (unsaved changes included); its ``id`` names the workflow."""
     nodeName: Annotated[str, Field(min_length=1, max_length=1000)]
+    """The node whose parameter holds the expression (``$json`` is its input)."""
     expression: Annotated[str, Field(max_length=100_000)]
+    """The parameter value: ``=`` and a template, or plain text (shown as it is)."""
     executionId: str | None = None
+    """The execution whose run data is the input; it must be one of this workflow's. ``None``: no data yet."""
     itemIndex: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    """The input item the expression is evaluated for."""
     runIndex: Annotated[int, Field(ge=0, le=1_000_000)] = 0
+    """The node's run whose input is used, when it ran more than once."""
 
 
 class PreviewError(BaseModel):
+    """Why the expression failed (n8n's ``ExpressionError`` message and description)."""
+
     message: str
     description: str | None = None
 
@@ -43,7 +51,9 @@ class PreviewOut(BaseModel):
     """The text n8n's editor shows for the expression, and its error when it failed."""
 
     result: str
+    """What the editor shows: the value as n8n's editor writes it, or the bracketed error."""
     error: PreviewError | None = None
+    """``None`` unless the expression failed."""
 
 
 @router.post("/preview", summary="Preview an expression on a node's input data (the editor's live preview)")
