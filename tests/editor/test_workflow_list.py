@@ -119,6 +119,7 @@ def test_tags_are_added_shown_filtered_by_and_removed(live: LiveServer, browser:
     chip.find_element(By.CSS_SELECTOR, ".tag-remove").click()
     wait_for(lambda: _names(browser) == [second])  # no longer tagged: the filter hides it
     assert _tags_of(live, first_id) == [other]
+    assert not browser.find_elements(By.CSS_SELECTOR, ".list .error")  # the list reloaded without a failure
     assert console_errors(browser) == []
 
 
