@@ -199,14 +199,16 @@ def test_delete_one_after_a_confirm(live: LiveServer, browser: Any) -> None:
 
 
 def test_a_running_execution_shows_running_and_the_list_refreshes_by_itself(live: LiveServer, browser: Any) -> None:
-    wait = node("Wait", "n8n-nodes-base.wait", {"resume": "timeInterval", "amount": 2, "unit": "seconds"}, version=1.1)
+    # 6 s: long enough for the list to show it running on a busy machine
+    wait = node("Wait", "n8n-nodes-base.wait", {"resume": "timeInterval", "amount": 6, "unit": "seconds"}, version=1.1)
     workflow_id = _create(live, fail=False, name="running", middle=wait)
     _open_page(browser, live)
     running = _run(live, workflow_id, wait=False)
     browser.find_element(By.CSS_SELECTOR, ".refresh").click()
     wait_for(lambda: _row(browser, running).get_attribute("data-status") == "running")
+    assert _row(browser, running).find_element(By.CSS_SELECTOR, ".execution-duration").text.endswith("s")  # so far
     # no click: the list follows the running execution until it is over
-    wait_for(lambda: _row(browser, running).get_attribute("data-status") == "success", timeout=20)
+    wait_for(lambda: _row(browser, running).get_attribute("data-status") == "success", timeout=30)
     assert _row(browser, running).find_element(By.CSS_SELECTOR, ".execution-duration").text.endswith("s")
     assert console_errors(browser) == []
 
