@@ -56,12 +56,22 @@ def _search(browser: Any, text: str) -> None:
 
 
 def _names(browser: Any) -> list[str]:
-    return [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".workflow-row .workflow-name")]
+    """The names the list shows (read at once in the page: the list may re-render meanwhile)."""
+    names: list[str] = browser.execute_script(
+        "return [...document.querySelectorAll('.workflow-row .workflow-name')].map((e) => e.textContent.trim())"
+    )
+    return names
 
 
 def _chips(browser: Any, name: str) -> list[str]:
-    found = row(browser, name)
-    return [c.text for c in found.find_elements(By.CSS_SELECTOR, ".workflow-tag .tag-name")] if found else []
+    """The tags the list shows on the workflow ``name``."""
+    chips: list[str] = browser.execute_script(
+        "const row = [...document.querySelectorAll('.workflow-row')]"
+        "  .find((r) => r.querySelector('.workflow-name')?.textContent.trim() === arguments[0]);"
+        "return row ? [...row.querySelectorAll('.workflow-tag .tag-name')].map((e) => e.textContent.trim()) : [];",
+        name,
+    )
+    return chips
 
 
 def _add_tag(browser: Any, name: str, tag: str) -> None:
