@@ -295,7 +295,10 @@ class WorkflowRunner:
         prepared = prepare(stored.workflow_data or {}, self.registry)
         start = first[0] if first else None
         items = first[1] if first else None
-        return await self.run(prepared, mode="retry", start_node=start, trigger_items=items, retry_of=stored.id)
+        result = await self.run(prepared, mode="retry", start_node=start, trigger_items=items, retry_of=stored.id)
+        if result.run.get("status") == "success":  # as n8n: the failed one is marked, and is offered no retry any more
+            await self.db(self.store.executions.set_retry_success, stored.id, result.execution_id)
+        return result
 
     # ------------------------------------------------------------------ internals
 

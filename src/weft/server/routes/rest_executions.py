@@ -135,8 +135,6 @@ async def retry_execution(
     retried = await instance.runner.db(instance.store.executions.get, result.execution_id, include_data=False)
     if retried is None:  # not kept by the save settings
         raise ExecutionNotFoundError(result.execution_id)
-    if retried.status == "success":  # as n8n: the failed one is marked, and the editor offers no retry any more
-        await instance.runner.db(instance.store.executions.set_retry_success, stored.id, retried.id)
     return Envelope(data=ExecutionOut.of(retried))
 
 
