@@ -23,10 +23,26 @@ def _write(tmp_path: Path, data: dict) -> str:
 def _ok_workflow() -> dict:
     return workflow(
         node("Start", "n8n-nodes-base.manualTrigger"),
-        node("Items", position=(200, 0)),
+        node(
+            "Items",
+            "n8n-nodes-base.code",
+            {"jsCode": "return [{json: {a: 1}}, {json: {a: 2}}];"},
+            version=2,
+            position=(200, 0),
+        ),
         connect("Start", "Items"),
-        pin_data={"Items": [{"json": {"a": 1}}, {"json": {"a": 2}}]},
     )
+
+
+def test_pinned_data_is_for_manual_runs_only(tmp_path: Path) -> None:
+    # as n8n's execute command (mode cli): a workflow's pinned data is not used
+    data = _ok_workflow()
+    data["pinData"] = {"Items": [{"json": {"pinned": True}}]}
+    run = json.loads(_weft("execute", "--file", _write(tmp_path, data), "--json").stdout)
+    assert [i["json"] for i in run["data"]["resultData"]["runData"]["Items"][0]["data"]["main"][0]] == [
+        {"a": 1},
+        {"a": 2},
+    ]
 
 
 def test_json_output_is_exactly_the_irun(tmp_path: Path) -> None:

@@ -126,13 +126,16 @@ def parent_workflow(child_id: str, wait: bool = True) -> dict[str, Any]:
         node("Start", "n8n-nodes-base.manualTrigger"),
         call,
         connect("Start", "Call"),
-        pin_data={"Start": [{"json": {"x": 21}}]},
     )
+
+
+#: The parent's trigger output (pinned data would count in manual runs only, as in n8n).
+X21 = [{"json": {"x": 21}}]
 
 
 async def test_sub_workflow_from_the_database_runs_as_a_linked_execution(runner: WorkflowRunner, store: Store) -> None:
     child = store.workflows.create(child_workflow())
-    result = await runner.run(prepare(parent_workflow(child.id), runner.registry), mode="trigger")
+    result = await runner.run(prepare(parent_workflow(child.id), runner.registry), mode="trigger", trigger_items=X21)
     assert result.run["status"] == "success", result.run["data"]["resultData"].get("error")
     assert output_json(result.run, "Call") == [{"y": "42"}]
     children = store.executions.list(workflow_id=child.id)
@@ -142,12 +145,12 @@ async def test_sub_workflow_from_the_database_runs_as_a_linked_execution(runner:
 
 async def test_sub_workflow_without_waiting_returns_at_once(runner: WorkflowRunner, store: Store) -> None:
     child = store.workflows.create(child_workflow())
-    result = await runner.run(prepare(parent_workflow(child.id, wait=False), runner.registry), mode="trigger")
+    result = await runner.run(prepare(parent_workflow(child.id, wait=False), runner.registry), mode="trigger", trigger_items=X21)
     assert output_json(result.run, "Call") == [{"x": 21}]
     await runner.drain(10)
     assert [e.status for e in store.executions.list(workflow_id=child.id)] == ["success"]
 
 
 async def test_unknown_sub_workflow_id_fails_clearly(runner: WorkflowRunner) -> None:
-    result = await runner.run(prepare(parent_workflow("nope"), runner.registry), mode="trigger")
+    result = await runner.run(prepare(parent_workflow("nope"), runner.registry), mode="trigger", trigger_items=X21)
     assert "Workflow 'nope' does not exist" in result.run["data"]["resultData"]["error"]["message"]

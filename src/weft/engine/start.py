@@ -84,7 +84,8 @@ def prepare_start(
     data["executionData"]["nodeExecutionStack"] = [
         {"node": workflow.node_json(name), "data": {"main": [items]}, "source": None}  # type: ignore[list-item]
     ]
-    pins = dict(workflow.pin_data)
+    # as n8n's getPinDataIfManualExecution: a workflow's pinned data is for building it, used by manual runs only
+    pins = dict(workflow.pin_data) if execution.mode == "manual" else {}
     pins.update(pin_data or {})
     data["resultData"]["pinData"] = pins  # type: ignore[typeddict-item]
     if destination_node is not None:
