@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from tests.editor._browser import chromium, console_errors, skip_without_browser
 from tests.editor._pages import node, open_workflow, row, sign_in
@@ -166,6 +167,12 @@ def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, brow
     ActionChains(browser).double_click(
         node(browser, "Call API").find_element(By.CSS_SELECTOR, ".canvas-node")
     ).perform()
+    select = _css(browser, "[data-test-id=credential-select-httpHeaderAuth]")
+    Select(select).select_by_visible_text("+ Create new credential")
+    _css(browser, "[data-test-id=credential-name]")
+    browser.switch_to.active_element.send_keys(Keys.ESCAPE)  # closes the modal, not the node panel under it
+    wait_for(lambda: not browser.find_elements(By.CSS_SELECTOR, "[data-test-id=credential-modal]"))
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-test-id=ndv]")
     select = _css(browser, "[data-test-id=credential-select-httpHeaderAuth]")
     Select(select).select_by_visible_text("+ Create new credential")
     credential_name = f"Header {uuid.uuid4().hex[:6]}"
