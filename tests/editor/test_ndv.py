@@ -377,6 +377,9 @@ def test_an_agents_model_shows_its_input_messages_and_its_output(live: LiveServe
     assert "Hello, Ada!" in shown_out
     assert "ai_languageModel" in output.text  # the sub-node's connection type, as n8n's output shows it
     assert not output.find_elements(*_by("[data-test-id=ndv-pin]"))  # n8n pins main outputs only
+    # as n8n's NDV: a model connected to its agent does not show "This node must be connected to an AI chain"
+    hints = panel.find_elements(*_by(".ndv-connection-hint-notice"))
+    assert hints and not any(h.is_displayed() for h in hints)
     assert console_errors(browser) == []
 
 
