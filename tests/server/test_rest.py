@@ -41,6 +41,17 @@ def test_invalid_workflow_is_400_naming_the_problem(live: LiveServer) -> None:
         assert response.status_code == 400 and "acme.unknown" in response.json()["message"]
 
 
+def test_a_workflow_without_settings_saves_back_what_it_was_given(live: LiveServer) -> None:
+    # the editor saves the GET answer back: its "settings": null must not be refused
+    data = workflow(node("Start", "n8n-nodes-base.manualTrigger"))
+    del data["settings"]
+    created = live.client.post("/rest/workflows", json=data)
+    assert created.status_code == 201, created.text
+    answer = live.client.get(f"/rest/workflows/{created.json()['data']['id']}").json()["data"]
+    saved = live.client.patch(f"/rest/workflows/{answer['id']}", json=answer)
+    assert saved.status_code == 200, saved.text
+
+
 def test_executions_list_get_filter_retry_delete(live: LiveServer) -> None:
     workflow_id = live.client.post("/rest/workflows", json=manual("ex", fail=True)).json()["data"]["id"]
     run = live.client.post(f"/rest/workflows/{workflow_id}/run").json()["data"]

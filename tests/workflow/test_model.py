@@ -122,3 +122,11 @@ def test_execute_command_is_off_as_in_n8n_2() -> None:
     nodes = [{"name": "Shell", "type": "n8n-nodes-base.executeCommand", "typeVersion": 1, "position": [0, 0]}]
     with pytest.raises(UnknownNodeTypeError, match="is disabled: it runs shell commands on the server"):
         validate_workflow(parse_workflow({"nodes": nodes, "connections": {}}), default_registry())
+
+
+def test_null_settings_are_no_settings() -> None:
+    # n8n's settings column is nullable: old exports (and REST answers of a workflow without settings) write null
+    data = workflow(node("A"))
+    data["settings"] = None
+    without = {key: value for key, value in data.items() if key != "settings"}
+    assert parse_workflow(data).settings == parse_workflow(without).settings

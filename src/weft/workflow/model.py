@@ -110,6 +110,13 @@ class WorkflowModel(BaseModel):
     connections: dict[str, dict[str, list[list[Connection] | None]]] = Field(default_factory=dict)
     """``{source: {type: [[Connection, …] per output index]}}``."""
     settings: WorkflowSettings = Field(default_factory=WorkflowSettings)
+
+    @field_validator("settings", mode="before")
+    @classmethod
+    def _null_settings(cls, value: Any) -> Any:
+        """``"settings": null`` (n8n's column is nullable; old exports and the REST answers write it) is no settings."""
+        return {} if value is None else value
+
     pinData: dict[str, list[dict[str, Any]]] | None = None
     """Pinned output items by node name; a pinned node is not executed."""
     staticData: dict[str, Any] | None = None
