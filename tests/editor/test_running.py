@@ -205,6 +205,8 @@ def test_a_waiting_execution_shows_its_resume_url_and_the_canvas_follows_it_when
     resume_url = link.get_attribute("href") or ""
     assert link.text == resume_url and resume_url.startswith(f"{live.url}/webhook-waiting/{waiting['id']}?signature=")
     assert not panel.find_elements(By.CSS_SELECTOR, "[data-test-id=waiting-approve]")  # not an approval request
+    # the output of the node it waits in: a note, not an empty item
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "[data-test-id=ndv-output-waiting]"))
     browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-close]").click()
     assert live.client.post(resume_url, json={"ok": 1}).status_code == 200
     finished(browser, live, workflow_id, 1, "success")  # nobody clicked: the canvas followed the resumed run
