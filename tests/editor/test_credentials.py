@@ -199,3 +199,34 @@ def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, brow
     }
     assert credentials == {"httpHeaderAuth": {"id": stored.id, "name": credential_name}}
     assert console_errors(browser) == []
+
+
+def test_the_generic_auth_type_is_chosen_in_the_node_panel(live: LiveServer, browser: Any) -> None:
+    # n8n's credentialsSelect parameter: HTTP Request's Generic Auth Type lists the generic types; choosing one
+    # writes its name and offers that type's credentials
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    data = _http_workflow()
+    data["name"] = f"generic auth {uuid.uuid4().hex[:6]}"
+    del data["nodes"][1]["parameters"]["genericAuthType"]
+    workflow_id = live.import_workflow(data, activate=False)
+    sign_in(browser, live)
+    wait_for(lambda: row(browser, data["name"]))
+    open_workflow(browser, data["name"], node_count=2)
+    ActionChains(browser).double_click(
+        node(browser, "Call API").find_element(By.CSS_SELECTOR, ".canvas-node")
+    ).perform()
+    chooser = Select(
+        _css(browser, "[data-test-id=parameter-input-genericAuthType] [data-test-id=credential-type-select]")
+    )
+    wait_for(lambda: "Header Auth" in [o.text for o in chooser.options])
+    assert "OpenAI" not in [o.text for o in chooser.options]  # only the generic types (has: genericAuth)
+    chooser.select_by_visible_text("Header Auth")
+    _css(browser, "[data-test-id=credential-select-httpHeaderAuth]")
+    browser.find_element(By.CSS_SELECTOR, "[data-test-id=ndv-close]").click()
+    browser.find_element(By.ID, "save").click()
+    wait_for(lambda: [m.text for m in browser.find_elements(By.ID, "message")] == ["Saved"])
+    saved = live.client.get(f"/rest/workflows/{workflow_id}").json()["data"]
+    parameters = next(n for n in saved["nodes"] if n["name"] == "Call API")["parameters"]
+    assert parameters["genericAuthType"] == "httpHeaderAuth"
+    assert console_errors(browser) == []
