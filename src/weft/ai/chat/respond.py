@@ -38,7 +38,6 @@ class RespondToChat(NodeType):
         description="Send a message to a chat",
         group=("input",),
         defaults={"message": "", "waitUserReply": True, "operation": "send", "options": {}},
-        properties=({"name": "operation", "options": [{"value": "send"}, {"value": SEND_AND_WAIT}]},),
     )
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:

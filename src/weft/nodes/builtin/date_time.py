@@ -63,7 +63,6 @@ class DateTime(NodeType):
         group=("transform",),
         defaults={"options": {}},
         usable_as_tool=True,
-        properties=({"displayName": "Operation", "name": "operation", "type": "options", "default": "getCurrentDate"},),
     )
     #: n8n marks version 2 only ``usableAsTool``.
     tool_versions: ClassVar[tuple[float, ...]] = (2,)

@@ -56,7 +56,6 @@ class EmailSend(NodeType):
         usable_as_tool=True,
         credentials=("smtp",),
         defaults={"operation": "send", "options": {}, "subject": "", "responseType": "approval"},
-        properties=({"name": "resource"}, {"name": "operation"}),
     )
     #: The versions n8n marks ``usableAsTool``.
     tool_versions: ClassVar[tuple[float, ...]] = (2, 2.1)
