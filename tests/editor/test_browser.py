@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,12 +46,6 @@ from tests.server.conftest import (  # noqa: E402
 from weft.settings import Settings  # noqa: E402
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-@pytest.fixture
-def downloads() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="weft-downloads-") as folder:
-        yield Path(folder)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ one refused with n8n's message. Every test fails on a browser console error."""
 from __future__ import annotations
 
 import json
-import tempfile
 import threading
 import uuid
 from collections.abc import Iterator
@@ -25,12 +24,6 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.select import Select  # noqa: E402
 from tests.editor._pages import node, open_workflow, row, sign_in  # noqa: E402
 from tests.server.conftest import EXAMPLES, LiveServer, example_workflow, unique_path, wait_for  # noqa: E402
-
-
-@pytest.fixture
-def downloads() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="weft-downloads-") as folder:
-        yield Path(folder)
 
 
 @pytest.fixture
