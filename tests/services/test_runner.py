@@ -145,7 +145,9 @@ async def test_sub_workflow_from_the_database_runs_as_a_linked_execution(runner:
 
 async def test_sub_workflow_without_waiting_returns_at_once(runner: WorkflowRunner, store: Store) -> None:
     child = store.workflows.create(child_workflow())
-    result = await runner.run(prepare(parent_workflow(child.id, wait=False), runner.registry), mode="trigger", trigger_items=X21)
+    result = await runner.run(
+        prepare(parent_workflow(child.id, wait=False), runner.registry), mode="trigger", trigger_items=X21
+    )
     assert output_json(result.run, "Call") == [{"x": 21}]
     await runner.drain(10)
     assert [e.status for e in store.executions.list(workflow_id=child.id)] == ["success"]
