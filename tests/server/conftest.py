@@ -118,12 +118,17 @@ def serve_in_thread(settings: Settings, port: int) -> tuple[uvicorn.Server, thre
 
 @pytest.fixture(scope="session", params=BACKENDS)
 def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp(f"weft-{request.param}")
+    yield from serve_live(request.param, tmp_path_factory)
+
+
+def serve_live(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server on 127.0.0.1 with a fresh ``backend`` database and a logged-in client, until the generator ends."""
+    folder = tmp_path_factory.mktemp(f"weft-{backend}")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     settings = Settings(
         user_folder=folder,
-        database_url=database_url(request.param, folder),
+        database_url=database_url(backend, folder),
         encryption_key="test-key",
         port=port,
         public_url=url + "/",
