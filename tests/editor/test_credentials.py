@@ -156,10 +156,10 @@ def _http_workflow() -> dict[str, Any]:
     }
 
 
-def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, browser: Any) -> None:
+def _open_http_panel(live: LiveServer, browser: Any, data: dict[str, Any]) -> str:
+    """Import ``data`` (Start -> "Call API"), sign in, open it and its HTTP Request's node panel; its id."""
     from selenium.webdriver.common.action_chains import ActionChains
 
-    data = _http_workflow()
     workflow_id = live.import_workflow(data, activate=False)
     sign_in(browser, live)
     wait_for(lambda: row(browser, data["name"]))
@@ -167,6 +167,12 @@ def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, brow
     ActionChains(browser).double_click(
         node(browser, "Call API").find_element(By.CSS_SELECTOR, ".canvas-node")
     ).perform()
+    return str(workflow_id)
+
+
+def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, browser: Any) -> None:
+    data = _http_workflow()
+    workflow_id = _open_http_panel(live, browser, data)
     select = _css(browser, "[data-test-id=credential-select-httpHeaderAuth]")
     Select(select).select_by_visible_text("+ Create new credential")
     _css(browser, "[data-test-id=credential-name]")
@@ -204,18 +210,10 @@ def test_create_a_credential_in_place_from_the_node_panel(live: LiveServer, brow
 def test_the_generic_auth_type_is_chosen_in_the_node_panel(live: LiveServer, browser: Any) -> None:
     # n8n's credentialsSelect parameter: HTTP Request's Generic Auth Type lists the generic types; choosing one
     # writes its name and offers that type's credentials
-    from selenium.webdriver.common.action_chains import ActionChains
-
     data = _http_workflow()
     data["name"] = f"generic auth {uuid.uuid4().hex[:6]}"
     del data["nodes"][1]["parameters"]["genericAuthType"]
-    workflow_id = live.import_workflow(data, activate=False)
-    sign_in(browser, live)
-    wait_for(lambda: row(browser, data["name"]))
-    open_workflow(browser, data["name"], node_count=2)
-    ActionChains(browser).double_click(
-        node(browser, "Call API").find_element(By.CSS_SELECTOR, ".canvas-node")
-    ).perform()
+    workflow_id = _open_http_panel(live, browser, data)
     chooser = Select(
         _css(browser, "[data-test-id=parameter-input-genericAuthType] [data-test-id=credential-type-select]")
     )
