@@ -50,7 +50,12 @@ def _bearer(token: str) -> dict[str, str]:
     return {"authorization": "Bearer " + token}
 
 
-NOW = int(time.time())
+def _now() -> int:
+    """The time when a token is made (not when this module was imported: the suite may run for longer than
+    a token's window)."""
+    return int(time.time())
+
+
 CASES: dict[str, tuple[str, Callable[[], dict[str, str]]]] = {
     "basic_none": ("basic", dict),
     "basic_wrong": ("basic", lambda: _basic("alice", "wrong")),
@@ -61,18 +66,18 @@ CASES: dict[str, tuple[str, Callable[[], dict[str, str]]]] = {
     "jwt_hs_none": ("jwths", dict),
     "jwt_hs_no_token": ("jwths", lambda: {"authorization": "Bearer"}),
     "jwt_hs_bad_signature": ("jwths", lambda: _bearer(_sign({"sub": "u1"}, "other", "HS256"))),
-    "jwt_hs_expired": ("jwths", lambda: _bearer(_sign({"sub": "u1", "exp": NOW - 100}, "hs-secret", "HS256"))),
-    "jwt_hs_not_before": ("jwths", lambda: _bearer(_sign({"sub": "u1", "nbf": NOW + 1000}, "hs-secret", "HS256"))),
+    "jwt_hs_expired": ("jwths", lambda: _bearer(_sign({"sub": "u1", "exp": _now() - 100}, "hs-secret", "HS256"))),
+    "jwt_hs_not_before": ("jwths", lambda: _bearer(_sign({"sub": "u1", "nbf": _now() + 1000}, "hs-secret", "HS256"))),
     "jwt_hs_wrong_algorithm": ("jwths", lambda: _bearer(_sign({"sub": "u1"}, "hs-secret", "HS512"))),
     "jwt_hs_malformed": ("jwths", lambda: {"authorization": "Bearer abc.def"}),
-    "jwt_rs_hs_token": ("jwtrs", lambda: _bearer(_sign({"sub": "u1", "iat": NOW}, "hs-secret", "HS256"))),
+    "jwt_rs_hs_token": ("jwtrs", lambda: _bearer(_sign({"sub": "u1", "iat": _now()}, "hs-secret", "HS256"))),
     "jwt_rs_bad_signature": ("jwtrs", lambda: _bearer(_sign({"sub": "u2"}, PRIVATE, "RS256")[:-6] + "AAAAAA")),
 }
 ACCEPTED: dict[str, tuple[str, Callable[[], dict[str, str]]]] = {
     "basic_ok": ("basic", lambda: _basic("alice", "s3cret")),
     "header_ok": ("header", lambda: {"x-api-token": "tok-123"}),
-    "jwt_hs_ok": ("jwths", lambda: _bearer(_sign({"sub": "u1", "iat": NOW}, "hs-secret", "HS256"))),
-    "jwt_rs_ok": ("jwtrs", lambda: _bearer(_sign({"sub": "u2", "iat": NOW}, PRIVATE, "RS256"))),
+    "jwt_hs_ok": ("jwths", lambda: _bearer(_sign({"sub": "u1", "iat": _now()}, "hs-secret", "HS256"))),
+    "jwt_rs_ok": ("jwtrs", lambda: _bearer(_sign({"sub": "u2", "iat": _now()}, PRIVATE, "RS256"))),
 }
 
 
@@ -123,7 +128,7 @@ def test_accepted_as_n8n(case: str, server: Server, paths: dict[str, tuple[str, 
 
 def test_the_jwt_payload_reaches_the_workflow(server: Server, paths: dict[str, tuple[str, str]]) -> None:
     path, workflow_id = paths["jwths"]
-    token = _sign({"sub": "payload-check", "iat": NOW}, "hs-secret", "HS256")
+    token = _sign({"sub": "payload-check", "iat": _now()}, "hs-secret", "HS256")
     assert httpx.get(f"{server.url}/webhook/{path}", headers=_bearer(token)).status_code == 200
     from .conftest import wait_for
 

@@ -124,3 +124,36 @@ async def test_test_webhooks_are_taken_once(instance: Instance) -> None:
     assert await instance.test_webhooks.methods("try-me") == ["POST"]
     assert await instance.test_webhooks.take("POST", "try-me") is not None
     assert await instance.test_webhooks.take("POST", "try-me") is None
+
+
+async def test_a_slow_refresh_never_hides_a_workflow_a_newer_one_found(instance: Instance) -> None:
+    """A refresh that read the database before a workflow was activated finishes after one that read it after:
+    the newer table stays, and the second caller (whose own reload found nothing new) is told to look again."""
+    active, real_db = instance.active, instance.active.runner.db
+    release, called, calls = asyncio.Event(), asyncio.Event(), []
+
+    async def gated(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(fn)
+        called.set()
+        result = await real_db(fn, *args, **kwargs)
+        if len(calls) == 1:
+            await release.wait()
+        return result
+
+    data = workflow(hook("late"))
+    active.runner.db = gated  # type: ignore[method-assign,assignment]
+    try:
+        slow = asyncio.create_task(active.refresh())
+        await called.wait()
+        instance.store.workflows.import_workflow(data, activate=True)  # activated by "another process"
+        fast = asyncio.create_task(active.refresh())
+        for _ in range(2000):  # until the second refresh finished (unserialized) or queued behind the first
+            if fast.done() or getattr(active._lock, "_waiters", None):
+                break
+            await asyncio.sleep(0.005)
+        release.set()
+        await slow
+        assert await fast is True
+    finally:
+        active.runner.db = real_db  # type: ignore[method-assign]
+    assert active.table.match("POST", "late") is not None

@@ -8,6 +8,7 @@ when another process did (the server calls it every few seconds, and on a miss b
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -160,13 +161,25 @@ class ActiveWorkflows:
         self._versions: dict[str, str | None] = {}
         self.listeners: list[Callable[[dict[str, PreparedWorkflow]], None]] = []
         """Called with the active workflows after every change (the schedule triggers follow them)."""
+        self._lock = asyncio.Lock()
+        self._generation = 0
 
     async def refresh(self) -> bool:
-        """Rebuild the table if the set of active workflows (or their versions) changed; True if it did."""
+        """Rebuild the table if the set of active workflows (or their versions) changed; True if the table changed
+        since this call began, by this call or by another one it waited for: a caller that missed looks again.
+
+        Refreshes run one at a time, so a slow one that read the database earlier never overwrites a newer table.
+        """
+        generation = self._generation
+        async with self._lock:
+            await self._reload()
+        return self._generation != generation
+
+    async def _reload(self) -> None:
         stored = await self.runner.db(self.runner.store.workflows.list, active=True)
         versions = {w.id: w.version_id for w in stored}
         if versions == self._versions:
-            return False
+            return
         workflows: dict[str, PreparedWorkflow] = {}
         table = WebhookTable()
         for item in stored:
@@ -178,9 +191,9 @@ class ActiveWorkflows:
             workflows[item.id] = prepared
             table.add(prepared)
         self.workflows, self.table, self._versions = workflows, table, versions
+        self._generation += 1
         for listener in self.listeners:
             listener(workflows)
-        return True
 
     async def activate(self, workflow_id: str) -> StoredWorkflow:
         """Validate the workflow, register its webhooks (refused when a path is taken) and mark it active."""
