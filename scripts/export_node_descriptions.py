@@ -35,6 +35,7 @@ KEPT = (
     "inputs",
     "outputs",
     "usableAsTool",
+    "requestDefaults",  # declarative nodes: the base of every request their properties' routing builds
 )
 
 Entry = dict[str, Any]

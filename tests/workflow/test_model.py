@@ -114,8 +114,25 @@ def test_every_node_weft_cannot_run_is_named_in_one_error() -> None:
     with pytest.raises(UnknownNodeTypeError) as info:
         validate_workflow(parse_workflow({"name": "old", "nodes": nodes, "connections": {}}), default_registry())
     message = info.value.message
-    assert message.startswith("2 nodes cannot run in Weft: 'Fn': Unknown node type 'n8n-nodes-base.notANode'")
-    assert "'Every hour': Unknown node type 'n8n-nodes-base.notATrigger'" in message
+    assert message.startswith(
+        "2 nodes cannot run in Weft, of 2 node types: Unknown node type 'n8n-nodes-base.notANode'"
+    )
+    assert "Unknown node type 'n8n-nodes-base.notATrigger' (used by 'Every hour')" in message
+
+
+def test_a_missing_type_used_by_many_nodes_is_named_once() -> None:
+    sheets = [
+        {"name": f"Sheet {i}", "type": "n8n-nodes-base.notSheets", "typeVersion": 4.5, "position": [0, 0]}
+        for i in range(17)
+    ]
+    other = {"name": "Chat", "type": "n8n-nodes-base.notSlack", "typeVersion": 2, "position": [0, 0]}
+    with pytest.raises(UnknownNodeTypeError) as info:
+        validate_workflow(parse_workflow({"nodes": [*sheets, other], "connections": {}}), default_registry())
+    message = info.value.message
+    assert message.count("n8n-nodes-base.notSheets") == 1 and message.count("n8n-nodes-base.notSlack") == 1
+    assert message.startswith("18 nodes cannot run in Weft, of 2 node types:")
+    assert "(used by 'Sheet 0', 'Sheet 1', 'Sheet 2', 'Sheet 3', 'Sheet 4' and 12 more)" in message
+    assert "`weft nodes` lists every n8n node type" in message
 
 
 def test_execute_command_is_off_as_in_n8n_2() -> None:

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Protocol
 
 from weft.errors import UnknownNodeTypeError, WorkflowDefinitionError
-from weft.workflow.model import WorkflowModel
+from weft.workflow.model import NodeModel, WorkflowModel
 
 
 class NodeTypeLookup(Protocol):
@@ -53,11 +53,34 @@ def validate_workflow(model: WorkflowModel, node_types: NodeTypeLookup | None = 
     if len(problems) == 1:
         node, problem = problems[0]
         raise UnknownNodeTypeError(problem, node_name=node.name, field="type")
-    if problems:  # every node Weft cannot run, in one message
-        listed = "; ".join(f"{node.name!r}: {problem.split('. ')[0]}" for node, problem in problems)
-        raise UnknownNodeTypeError(
-            f"{len(problems)} nodes cannot run in Weft: {listed}. Replace them, or install the packages that "
-            "provide them (the 'weft.nodes' entry point).",
-            node_name=problems[0][0].name,
-            field="type",
-        )
+    if problems:
+        raise _missing_types_error(problems)
+
+
+#: Where a user reads which n8n node types Weft runs.
+COVERAGE_HINT = "`weft nodes` lists every n8n node type and whether Weft runs it (docs/node-coverage.md)."
+
+
+def _missing_types_error(problems: list[tuple[NodeModel, str]]) -> UnknownNodeTypeError:
+    """Every type (at its version) that Weft cannot run, each once with the nodes that use it."""
+    groups: dict[str, list[str]] = {}
+    for node, problem in problems:
+        groups.setdefault(problem, []).append(node.name)
+    listed = "; ".join(f"{_first_sentence(problem)} (used by {_names(names)})" for problem, names in groups.items())
+    kinds = f"{len(groups)} node types" if len(groups) > 1 else "1 node type"
+    return UnknownNodeTypeError(
+        f"{len(problems)} nodes cannot run in Weft, of {kinds}: {listed}. Replace them, or install the packages "
+        f"that provide them (the 'weft.nodes' entry point). {COVERAGE_HINT}",
+        node_name=problems[0][0].name,
+        field="type",
+    )
+
+
+def _first_sentence(problem: str) -> str:
+    return problem.split(". ")[0].rstrip(".")
+
+
+def _names(names: list[str], shown: int = 5) -> str:
+    quoted = ", ".join(repr(name) for name in names[:shown])
+    more = len(names) - shown
+    return f"{quoted} and {more} more" if more > 0 else quoted

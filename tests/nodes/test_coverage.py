@@ -1,0 +1,29 @@
+"""``weft nodes``' data: every n8n node type against what the registry runs, and the table in the docs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from weft.nodes.coverage import coverage, markdown_table, n8n_node_types
+from weft.nodes.registry import NodeRegistry, default_registry
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "node-coverage.md"
+
+
+def test_each_n8n_type_has_its_state_and_the_versions_weft_runs() -> None:
+    rows = {row.type: row for row in coverage(default_registry())}
+    assert set(rows) == set(n8n_node_types()["types"])
+    set_node = rows["n8n-nodes-base.set"]
+    assert set_node.state == "native" and {3.3, 3.4} <= set(set_node.versions) <= set(set_node.n8n_versions)
+    assert rows["n8n-nodes-base.googleSheets"].state == "missing" and rows["n8n-nodes-base.googleSheets"].versions == ()
+    assert rows["n8n-nodes-base.webhook"].trigger and not rows["n8n-nodes-base.set"].trigger
+
+
+def test_an_empty_registry_runs_nothing() -> None:
+    rows = coverage(NodeRegistry({}, load_entry_points=False))
+    assert {row.state for row in rows} == {"missing"}
+
+
+def test_the_docs_table_is_the_current_one() -> None:
+    expected = markdown_table(coverage(default_registry()), n8n_node_types()["n8nVersions"])
+    assert DOC.read_text(encoding="utf-8") == expected, "run: .venv/bin/weft nodes --markdown > docs/node-coverage.md"
