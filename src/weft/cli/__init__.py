@@ -6,10 +6,13 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from weft.cli import audit as _audit
 from weft.cli import execute as _execute
+from weft.cli import export_credentials as _export_credentials
 from weft.cli import import_export as _import_export
 from weft.cli import start as _start
 from weft.cli import users as _users
+from weft.cli import workflows as _workflows
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -21,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     _execute.register(commands)
     _start.register(commands)
     _import_export.register(commands)
+    _export_credentials.register(commands)
+    _workflows.register(commands)
+    _audit.register(commands)
     _users.register(commands)
     return parser
 

@@ -1,4 +1,4 @@
-"""``weft execute --file wf.json [--json]``: run a workflow once and report it."""
+"""``weft execute --file wf.json | --id ID [--json]``: run a workflow once and report it."""
 
 from __future__ import annotations
 
@@ -9,58 +9,50 @@ import sys
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-from weft.errors import ConfigurationError, WorkflowDefinitionError
-
 
 def register(commands: Any) -> None:
-    cmd = commands.add_parser("execute", help="run a workflow file once", description=__doc__)
-    cmd.add_argument("--file", required=True, help="n8n workflow JSON file")
+    cmd = commands.add_parser("execute", help="run a workflow file or a stored workflow once", description=__doc__)
+    source = cmd.add_mutually_exclusive_group(required=True)
+    source.add_argument("--file", help="n8n workflow JSON file")
+    source.add_argument("--id", help="a workflow stored in the instance's database (n8n's flag)")
     cmd.add_argument("--json", action="store_true", help="print exactly n8n's IRun JSON on stdout and nothing else")
+    cmd.add_argument("--rawOutput", action="store_true", help="n8n's name for --json")
     cmd.add_argument("--start-node", help="node to start from (default: the workflow's trigger)")
     cmd.set_defaults(handler=run_command)
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from weft.engine.start import find_called_start
+    from weft.cli._sources import LoadError, load_file, load_stored, start_node
     from weft.nodes.registry import default_registry
-    from weft.services.json_limits import UnreadableFileError, read_json_file
-    from weft.workflow import Workflow, parse_workflow, validate_workflow
 
     registry = default_registry()
     try:
-        data = read_json_file(args.file, what="workflow file")
-        if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict):
-            data = data[0]  # `n8n export:workflow` writes an array
-        model = parse_workflow(data, source=f"Workflow file {args.file!r}")
-        validate_workflow(model, registry)
-    except (WorkflowDefinitionError, ConfigurationError, UnreadableFileError) as exc:  # (a broken node package)
-        print(f"weft: cannot load {args.file}: {exc}", file=sys.stderr)
+        prepared = load_file(args.file, registry) if args.file is not None else load_stored(args.id, registry)
+        where = args.file if args.file is not None else f"workflow {args.id!r}"
+        start = start_node(prepared.workflow, registry, args.start_node, where=where)
+    except LoadError as exc:
+        print(f"weft: {exc}", file=sys.stderr)
         return 2
-    workflow = Workflow(model)
-    start_node = args.start_node or find_called_start(workflow)  # n8n's findCliWorkflowStart, when it finds one
-    run = asyncio.run(_run(workflow, registry, start_node))
-    if args.json:
+    run = asyncio.run(_run(prepared, registry, start))
+    if args.json or args.rawOutput:
         sys.stdout.write(dumps_indented(run) + "\n")
     else:
         print(format_summary(run))
     return 1 if run["status"] in ("error", "canceled", "crashed") else 0
 
 
-async def _run(workflow: Any, registry: Any, start_node: str | None) -> Any:
+async def _run(prepared: Any, registry: Any, start_node: str | None) -> Any:
     """Run as a stored execution (mode ``cli``) in the instance's database; in-process only if it cannot open."""
     from weft.errors import WeftError
-    from weft.services.prepared import PreparedWorkflow
     from weft.services.runner import WorkflowRunner
     from weft.settings import Settings
-    from weft.workflow import dump_workflow
 
     try:
         # no store given: the runner opens it only if a node needs it (credentials, sub-workflows, memory)
         runner = WorkflowRunner(None, Settings.from_env(), registry, inline_db=True)
     except (WeftError, OSError, ImportError) as exc:
         print(f"weft: the execution is not recorded: cannot open the database ({exc})", file=sys.stderr)
-        return await _run_in_process(workflow, registry, start_node)
-    prepared = PreparedWorkflow(id=workflow.id, version_id=None, data=dump_workflow(workflow.model), workflow=workflow)
+        return await _run_in_process(prepared.workflow, registry, start_node)
     try:
         result = await runner.run(prepared, mode="cli", start_node=start_node)
         await runner.drain()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import os
 import socket
 import sys
@@ -45,10 +46,14 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     host = args.host or settings.host
     port = args.port or settings.port
+    sock = bind_or_explain(host, port)  # before anything says it listens
+    if sock is None:
+        return 2
     if workers <= 1:
-        return _serve_one(dataclasses.replace(settings, host=host, port=port), host, port)
+        return _serve_one(dataclasses.replace(settings, host=host, port=port), sock)
     # the supervisor stays small: the database work runs in a short-lived child process
     if not _recover_in_child():
+        sock.close()
         print("weft: cannot open the database; see the error above", file=sys.stderr)
         return 2
     _announce(host, port, workers)
@@ -58,23 +63,54 @@ def run_command(args: argparse.Namespace) -> int:
     os.environ[RECOVERED_ENV] = "1"
     os.environ["WEFT_HOST"], os.environ["WEFT_PORT"] = host, str(port)
     config = uvicorn.Config("weft.server.app:app_from_env", factory=True, workers=workers, **_uvicorn_options())
-    Multiprocess(config, sockets=[tcp_socket(host, port)]).run()
+    Multiprocess(config, sockets=[sock]).run()
     return 0
 
 
-def _serve_one(settings: Any, host: str, port: int) -> int:
+def _serve_one(settings: Any, sock: socket.socket) -> int:
     import uvicorn
 
+    from weft.errors import WeftError
     from weft.server.app import create_app
 
     # Migrating imports Alembic (about 10 MiB that would stay in the server's memory): when the database is not
     # at the newest schema yet, a short-lived child migrates it. If that fails, the error shows from here.
-    if not (_needs_migration(settings.database_url) and _recover_in_child()):
-        recover()
-    _announce(host, port, 1)
+    try:
+        if not (_needs_migration(settings.database_url) and _recover_in_child()):
+            recover()
+    except WeftError as exc:  # a wrong key or database URL: the message says the fix
+        sock.close()
+        print(f"weft: {exc}", file=sys.stderr)
+        return 2
+    except BaseException:
+        sock.close()
+        raise
+    _announce(settings.host, settings.port, 1)
     server = uvicorn.Server(uvicorn.Config(create_app(settings, recover=False), **_uvicorn_options()))
-    server.run(sockets=[tcp_socket(host, port)])
+    server.run(sockets=[sock])
     return 0
+
+
+def bind_or_explain(host: str, port: int) -> socket.socket | None:
+    """The listening socket; ``None`` after saying why it cannot be had (a busy port, a bad address)."""
+    try:
+        return tcp_socket(host, port)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else 5678
+            print(
+                f"weft: port {port} on {host} is already in use (another Weft, n8n or other program). Stop that "
+                f"program, or start on another port: WEFT_PORT={other} weft start (or --port {other}).",
+                file=sys.stderr,
+            )
+        else:
+            print(
+                f"weft: cannot listen on {host}:{port}: {exc.strerror or exc}. Set WEFT_HOST (or --host) to an "
+                "address of this machine, such as 127.0.0.1 or 0.0.0.0, and WEFT_PORT (or --port) to a free port "
+                "(ports below 1024 need privileges).",
+                file=sys.stderr,
+            )
+        return None
 
 
 def _recover_in_child() -> bool:
@@ -129,12 +165,17 @@ def recover() -> None:
 
 
 def _announce(host: str, port: int, workers: int) -> None:
+    from weft.settings import instance_base_url
+
     plural = "es" if workers > 1 else ""
-    print(f"Weft is listening on http://{host}:{port} ({workers} worker process{plural})", file=sys.stderr, flush=True)
+    url = instance_base_url("", host, port).rstrip("/")  # a link that works: localhost for 0.0.0.0
+    print(f"Weft is listening on {url} ({workers} worker process{plural})", file=sys.stderr, flush=True)
 
 
 def _uvicorn_options() -> dict[str, Any]:
-    return {"log_level": "warning", "access_log": False, "timeout_graceful_shutdown": 10}
+    # proxy_headers off: uvicorn would take X-Forwarded-For from any local process as the caller's address; Weft
+    # reads it only by WEFT_PROXY_HOPS (weft.server.http.caller)
+    return {"log_level": "warning", "access_log": False, "timeout_graceful_shutdown": 10, "proxy_headers": False}
 
 
 def tcp_socket(host: str, port: int) -> socket.socket:
