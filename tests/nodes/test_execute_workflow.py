@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from weft.engine import run_workflow
+from weft.engine import EngineOptions, run_workflow
 from weft.engine.services import LocalServices
+from weft.nodes.builtin._file_access import FileAccess
 from weft.testing.workflows import connect, node, output_json, workflow
 
 EXECUTE = "n8n-nodes-base.executeWorkflow"
@@ -43,7 +44,14 @@ async def run_parent(params: dict[str, Any], services: LocalServices | None = No
         node("Call", EXECUTE, params, version=settings.pop("version", 1.3), position=(200, 0), **settings),
         connect("Start", "Call"),
     )
-    return await run_workflow(wf, trigger_items=ITEMS, services=services or LocalServices())
+    options = services.options if services is not None else None
+    return await run_workflow(wf, trigger_items=ITEMS, services=services or LocalServices(), options=options)
+
+
+def files_in(folder: Path, **kwargs: Any) -> LocalServices:
+    """Services whose executions may read workflow files in ``folder`` (``WEFT_RESTRICT_FILE_ACCESS_TO``)."""
+    options = EngineOptions(file_access=FileAccess(allowed=(str(folder.resolve()),), blocked=()))
+    return LocalServices(options=options, **kwargs)
 
 
 def call_output(run: Any) -> list[Any]:
@@ -62,7 +70,7 @@ async def test_parameter_source_runs_all_items_once() -> None:
 async def test_local_file_source_in_each_mode(tmp_path: Path) -> None:
     path = tmp_path / "sub.json"
     path.write_text(json.dumps(sub_workflow(mark())))
-    run = await run_parent({"source": "localFile", "workflowPath": str(path), "mode": "each"})
+    run = await run_parent({"source": "localFile", "workflowPath": str(path), "mode": "each"}, files_in(tmp_path))
     assert [(i["json"], i["pairedItem"]) for i in call_output(run)] == [
         ({"n": 1, "sub": True}, {"item": 0}),
         ({"n": 2, "sub": True}, {"item": 1}),
@@ -120,20 +128,20 @@ async def test_recursion_is_limited(tmp_path: Path) -> None:
     path = tmp_path / "loop.json"
     call = ("Again", EXECUTE, {"source": "localFile", "workflowPath": str(path)})
     path.write_text(json.dumps(sub_workflow(call)))
-    run = await run_parent({"source": "localFile", "workflowPath": str(path)}, LocalServices(max_depth=5))
+    run = await run_parent({"source": "localFile", "workflowPath": str(path)}, files_in(tmp_path, max_depth=5))
     assert run["status"] == "error"
     assert (
         run["data"]["resultData"]["error"]["message"]
         == "Sub-workflow recursion limit reached: 5 nested sub-workflow calls"
     )
-    run = await run_parent({"source": "localFile", "workflowPath": str(path)})
+    run = await run_parent({"source": "localFile", "workflowPath": str(path)}, files_in(tmp_path))
     assert "limit reached: 50 nested" in run["data"]["resultData"]["error"]["message"]
 
 
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"source": "localFile", "workflowPath": "/no/such/wf.json"}, 'The file "/no/such/wf.json" could not be found'),
+        ({"source": "localFile", "workflowPath": "/no/such/wf.json"}, "Access to the workflow file path is not"),
         ({"source": "parameter", "workflowJson": "[1, 2]"}, "The 'Workflow JSON' parameter does not hold a workflow"),
         ({"source": "database", "workflowId": {"__rl": True, "value": "abc", "mode": "list"}}, "'abc'"),
         ({"source": "url", "workflowUrl": "http://127.0.0.1:1/wf.json"}, "from a URL is not supported yet"),

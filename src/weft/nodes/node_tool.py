@@ -10,8 +10,10 @@ input item carries the model's arguments, which ``$fromAI()`` reads). Older agen
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from typing import Any
 
 from weft.errors import NodeOperationError
@@ -23,6 +25,19 @@ from weft.nodes.tool_input import check_tool_input, parsed_tool_input
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, Item, NodeModel
 from weft.workflow.jsjson import js_json
+
+_RAISE_ERRORS: ContextVar[bool] = ContextVar("weft_node_tool_raises", default=False)
+
+
+@contextlib.contextmanager
+def raising_tool_errors() -> Iterator[None]:
+    """Inside, a node run inline as a tool that fails raises its error, as n8n's ``makeHandleToolInvocation``
+    throws it: the MCP Server Trigger answers it as an error result. Agents (the default) get an empty text."""
+    token = _RAISE_ERRORS.set(True)
+    try:
+        yield
+    finally:
+        _RAISE_ERRORS.reset(token)
 
 
 class ToolSchemaError(NodeOperationError):
@@ -108,28 +123,36 @@ async def invoke_node_inline(
     As n8n: the run's ``inputOverride`` is ``{ai_tool: [[{json: arguments}]]}``, its output
     ``{response: [<each item's json>]}``, and the model gets that list as JSON. A failure closes the run with
     the error (its description appended as ``Details``) and the model gets an empty text (recorded: case
-    a127); with ``retryOnFail`` each try is a run of its own. Arguments that do not match ``schema`` fail the
-    agent before the node runs (case a126).
+    a127), or, inside :func:`raising_tool_errors`, the error is raised; with ``retryOnFail`` each try is a run of
+    its own. Arguments that do not match ``schema`` fail the agent before the node runs (case a126).
     """
     check_tool_input(ctx.parent_node_name, schema, arguments)
     arguments = parsed_tool_input(schema, arguments)
     tries, wait_ms = _retries(ctx.node)
+    raises = _RAISE_ERRORS.get()
+    failed: NodeOperationError | None = None
     for attempt in range(tries):
         if attempt and wait_ms:
             await asyncio.sleep(wait_ms / 1000)
         item: Item = {"json": dict(arguments)}
         run = ctx.add_input_data(AI_TOOL, [[item]])
+        token = _RAISE_ERRORS.set(False)  # the node's own tools (a sub-agent's) answer their agent as usual
         try:
             # a sub-agent's own tool calls are engine requests: answered in process (beyond n8n 2.41.1, a234)
             result = await execute_resolving_requests(node_type, ToolCallContext(ctx, item, run_index=run))  # type: ignore[arg-type]
         except Exception as error:
             describe = getattr(node_type, "tool_error_description", None)
             description = describe(error) if describe else getattr(error, "description", None)
-            ctx.add_output_data(AI_TOOL, run, _tool_error(ctx.node.name, error, description))
+            failed = _tool_error(ctx.node.name, error, description)
+            ctx.add_output_data(AI_TOOL, run, failed)
             continue
+        finally:
+            _RAISE_ERRORS.reset(token)
         response = _response(result)
         ctx.add_output_data(AI_TOOL, run, [[{"json": {"response": response}}]])
         return js_json(response)
+    if raises and failed is not None:
+        raise failed
     return ""
 
 
@@ -171,6 +194,7 @@ __all__ = [
     "invoke_node_inline",
     "make_description",
     "node_tool_spec",
+    "raising_tool_errors",
     "tool_description",
     "tool_schema",
 ]

@@ -92,6 +92,24 @@ def mcp_workflow(
     }
 
 
+def failing_node_workflow(workflow_id: str = "mcpFailNode0001", path: str = "fail-node") -> dict[str, Any]:
+    """A version 2 trigger serving one node used as a tool that always fails: an HTTP Request Tool pointed at
+    ``127.0.0.1:1``, where nothing listens (``_record_n8n_failing_node.py`` recorded n8n with it)."""
+    data = mcp_workflow(workflow_id, path, tools=[])
+    data["nodes"].append(
+        {
+            "parameters": {"toolDescription": "Fetches the page", "url": "http://127.0.0.1:1/", "options": {}},
+            "id": f"{workflow_id}-tool0",
+            "name": "Fetch Page",
+            "type": "n8n-nodes-base.httpRequestTool",
+            "typeVersion": 4.2,
+            "position": [0, 200],
+        }
+    )
+    data["connections"] = {"Fetch Page": {"ai_tool": [[{"node": "MCP Server Trigger", "type": "ai_tool", "index": 0}]]}}
+    return data
+
+
 #: ``name → workflow``: what the recordings were made with.
 WORKFLOWS: dict[str, dict[str, Any]] = {
     "v2": mcp_workflow("mcpRecV2000001", "rec-v2"),

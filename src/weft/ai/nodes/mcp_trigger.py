@@ -8,6 +8,8 @@ The server (``weft.server.mcp``) answers the MCP protocol on ``/mcp/<path>``; th
   ``{mcpToolCall: {toolName, arguments, sourceNodeName}, mcpMessageId}``: the trigger runs the tool in place, as
   n8n's trigger does (the tool's run is recorded under ``ai_tool``, ``inputOverride`` ``{query}``, output
   ``{response}``), and hands the MCP result back; its own output is the call it received (as n8n 2.41.1's).
+  A tool that fails answers ``isError: true`` with ``<ErrorName>: <message>`` as its text; the execution still
+  succeeds, with the tool's run in error (n8n 2.41.1, recorded: ``tests/mcp/server/n8n_mcp_failing_node_2.41.json``).
 
 The answer travels through the execution's webhook responder (``ctx.services``), as a Respond to Webhook
 node's does, with a JSON body: ``{"tools": [...]}`` or ``{"result": {...}}`` / ``{"error": "<message>"}``.
@@ -23,6 +25,7 @@ from typing import Any, ClassVar
 from weft.nodes.builtin.respond_to_webhook import WebhookResponder, WebhookResponse
 from weft.nodes.connected_tools import connected_tools
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, ToolSpec
+from weft.nodes.node_tool import raising_tool_errors
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, NodeModel, NodeOutput
 from weft.workflow.jsjson import js_json
@@ -101,8 +104,9 @@ async def _call(tools: list[ToolSpec], call: Mapping[str, Any]) -> dict[str, Any
         return {"error": TOOL_NOT_FOUND}
     arguments = dict(call.get("arguments") or {})
     try:
-        result = await spec.invoke(arguments)
-    except Exception as exc:  # n8n: MessageFormatter.formatError
+        with raising_tool_errors():  # a node run as the tool throws its error here, as n8n's tool.invoke does
+            result = await spec.invoke(arguments)
+    except Exception as exc:  # n8n: MessageFormatter.formatError (recorded: n8n_mcp_failing_node_2.41.json)
         return {"result": {"isError": True, "content": [{"type": "text", "text": _error_text(exc)}]}}
     content = [{"type": "text", "text": format_tool_result(result)}]
     return {"result": {"isError": True, "content": content} if is_error_result(result) else {"content": content}}

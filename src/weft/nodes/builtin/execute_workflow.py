@@ -1,6 +1,7 @@
 """Execute Workflow (``n8n-nodes-base.executeWorkflow``): run another workflow with this node's items.
 
-The node loads the sub-workflow (``localFile``, ``parameter``) or names it (``database``: the host resolves
+The node loads the sub-workflow (``localFile``: only inside ``WEFT_RESTRICT_FILE_ACCESS_TO``, see
+:mod:`._workflow_file`; ``parameter``) or names it (``database``: the host resolves
 the id) and hands it to ``ctx.services.execute_workflow``. ``mode: once`` sends all items to one
 sub-execution; ``mode: each`` runs one sub-execution per item and pairs its results to that item.
 
@@ -11,12 +12,11 @@ by running this node again with the child's error as its stack entry's ``metadat
 
 from __future__ import annotations
 
-import asyncio
 import json
-from pathlib import Path
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError, WeftError
+from weft.nodes.builtin._workflow_file import read_workflow_file
 from weft.nodes.builtin.execute_workflow_trigger import declared_item
 from weft.nodes.contract import ExecuteContext, ExecutionServices, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput, PairedItem
@@ -192,23 +192,8 @@ async def _read_workflow_file(ctx: ExecuteContext, path: str, item_index: int) -
             description="Set 'workflowPath' to the path of a workflow JSON file.",
             item_index=item_index,
         )
-    try:
-        text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8")
-    except FileNotFoundError:
-        raise NodeOperationError(
-            ctx.node.name,
-            f'The file "{path}" could not be found',
-            description="Check the 'Workflow Path' parameter: the file must exist on the machine running Weft.",
-            item_index=item_index,
-        ) from None
-    except OSError as exc:
-        raise NodeOperationError(
-            ctx.node.name,
-            f'The file "{path}" could not be read: {exc.strerror}',
-            description="Check the 'Workflow Path' parameter and the file's permissions.",
-            item_index=item_index,
-        ) from None
-    return _parse_json(ctx, text, f'The file "{path}"', item_index)
+    text = await read_workflow_file(ctx, path, item_index)  # within WEFT_RESTRICT_FILE_ACCESS_TO, size-capped
+    return _parse_json(ctx, text, f'The file "{path}"', item_index, invalid="The file content is not valid JSON")
 
 
 def _parse_workflow_parameter(ctx: ExecuteContext, value: Any, item_index: int) -> dict[str, Any]:
@@ -224,14 +209,20 @@ def _parse_workflow_parameter(ctx: ExecuteContext, value: Any, item_index: int) 
     return _parse_json(ctx, value, "The 'Workflow JSON' parameter", item_index)
 
 
-def _parse_json(ctx: ExecuteContext, text: str, what: str, item_index: int) -> dict[str, Any]:
+def _parse_json(
+    ctx: ExecuteContext, text: str, what: str, item_index: int, *, invalid: str | None = None
+) -> dict[str, Any]:
+    """The workflow in ``text``; ``invalid`` is the message for text that is not JSON (n8n's for a file, which
+    shows nothing of the content), else ``what`` and the parser's error."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        where = f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
         raise NodeOperationError(
             ctx.node.name,
-            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
-            description="It must hold a workflow as exported by n8n (an object with 'nodes' and 'connections').",
+            invalid or f"{what} is not valid JSON: {where}",
+            description=f"{where + '. ' if invalid else ''}It must hold a workflow as exported by n8n "
+            "(an object with 'nodes' and 'connections').",
             item_index=item_index,
         ) from None
     if isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict):

@@ -86,6 +86,8 @@ class HttpRequest(NodeType):
         message (``{"error": "status 404"}`` → ``status 404``; recorded: case a127), else the usual one."""
         if isinstance(error, HttpRequestError) and isinstance(error.body, dict):
             return find_message(error.body) or error.description
+        if isinstance(error, HttpRequestError) and not error.http_code:
+            return None  # a socket error's raw text is in n8n's ``messages``, not its description (MCP recording)
         return getattr(error, "description", None)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
