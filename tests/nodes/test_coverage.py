@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from weft.cli import main
 from weft.nodes.coverage import coverage, markdown_table, n8n_node_types
 from weft.nodes.registry import NodeRegistry, default_registry
 
@@ -27,3 +30,13 @@ def test_an_empty_registry_runs_nothing() -> None:
 def test_the_docs_table_is_the_current_one() -> None:
     expected = markdown_table(coverage(default_registry()), n8n_node_types()["n8nVersions"])
     assert DOC.read_text(encoding="utf-8") == expected, "run: .venv/bin/weft nodes --markdown > docs/node-coverage.md"
+
+
+def test_weft_nodes_prints_each_type_with_its_state(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["nodes", "--state", "missing"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("missing") and "n8n-nodes-base.googleSheets" in line for line in lines)
+    assert not any(line.startswith("native") for line in lines)
+    assert lines[-1].startswith(f"{len(n8n_node_types()['types'])} n8n node types: ")
+    assert main(["nodes", "--markdown"]) == 0
+    assert capsys.readouterr().out == DOC.read_text(encoding="utf-8")
