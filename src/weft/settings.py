@@ -35,8 +35,9 @@ class Settings:
     """``WEFT_HOST``: the address the server listens on."""
     port: int = 5678
     """``WEFT_PORT``: the port the server listens on."""
-    public_url: str = "http://127.0.0.1:5678/"
-    """``WEFT_PUBLIC_URL``: the base URL callers use, for webhook and resume (``$execution.resumeUrl``) URLs."""
+    public_url: str = ""
+    """``WEFT_PUBLIC_URL`` (n8n's ``WEBHOOK_URL``): the base URL callers reach the server at; empty when unset, and
+    then :attr:`base_url` is made of ``WEFT_HOST`` and ``WEFT_PORT``. Read :attr:`base_url`, not this."""
     executions_data_prune: bool = True
     """``WEFT_EXECUTIONS_DATA_PRUNE``: whether finished executions are pruned by age and count."""
     executions_data_max_age: int = 336
@@ -63,6 +64,13 @@ class Settings:
     code_timeout: float = 300
     """``WEFT_CODE_TIMEOUT``: seconds one Code node run may take, all items together (n8n's
     ``N8N_RUNNERS_TASK_TIMEOUT``, 300)."""
+    execution_items_max: int | None = 500_000
+    """``WEFT_EXECUTION_ITEMS_MAX``: items one node run may output, all its outputs together, before the execution
+    ends in error (n8n has no cap); ``0`` for no cap. A webhook body of a million small items would otherwise hold
+    gigabytes of run data."""
+    regex_timeout: float = 1
+    """``WEFT_REGEX_TIMEOUT``: seconds one match of a workflow's regular expression may take when RE2 cannot run it
+    (backreferences, lookaround); patterns RE2 runs take linear time and need no limit."""
     code_workers: int = 5
     """``WEFT_CODE_WORKERS``: threads that run Code nodes and long expressions at once (n8n's
     ``N8N_RUNNERS_MAX_CONCURRENCY``, 5); more wait for a free one."""
@@ -80,6 +88,14 @@ class Settings:
     ``localhost``, ``127.0.0.1`` and ``[::1]``; ``*`` accepts any (behind a proxy that checks it)."""
     secure_cookie: bool = False
     """``WEFT_SECURE_COOKIE``: mark the session cookie ``Secure`` (set it when the public URL is https)."""
+    proxy_hops: int = 0
+    """``WEFT_PROXY_HOPS`` (n8n's ``N8N_PROXY_HOPS``, 0): reverse proxies in front of Weft. ``0`` takes the caller's
+    address from the connection and ignores ``X-Forwarded-For``; ``n`` takes the address ``n`` hops from the right of
+    ``X-Forwarded-For`` (express's ``trust proxy``), for the Webhook node's ``ipWhitelist`` and the login limits."""
+    insecure_disable_webhook_iframe_sandbox: bool = False
+    """``WEFT_INSECURE_DISABLE_WEBHOOK_IFRAME_SANDBOX`` (n8n's ``N8N_INSECURE_DISABLE_WEBHOOK_IFRAME_SANDBOX``): when
+    true, HTML answered by webhooks is no longer sandboxed (``Content-Security-Policy: sandbox …``) and its script
+    runs on the editor's origin, with the rights of whoever opens the link."""
 
     binary_data_mode: str = "filesystem"
     """``WEFT_BINARY_DATA_MODE`` (n8n's ``N8N_DEFAULT_BINARY_DATA_MODE``): where the bytes of files that nodes make
@@ -117,6 +133,11 @@ class Settings:
         return tuple(str(path) for path in own)
 
     @property
+    def base_url(self) -> str:
+        """The base of every link the server gives out, ending in ``/``: see :func:`instance_base_url`."""
+        return instance_base_url(self.public_url, self.host, self.port)
+
+    @property
     def binary_storage_folder(self) -> Path:
         return self.binary_data_storage_path or self.user_folder / "storage"
 
@@ -139,7 +160,7 @@ class Settings:
             encryption_key=env.get("WEFT_ENCRYPTION_KEY") or None,
             host=env.get("WEFT_HOST", "127.0.0.1"),
             port=_int(env, "WEFT_PORT", 5678),
-            public_url=_url(env.get("WEFT_PUBLIC_URL", "http://127.0.0.1:5678/")),
+            public_url=_url(env.get("WEFT_PUBLIC_URL", "").strip()),
             executions_data_prune=_bool(env, "WEFT_EXECUTIONS_DATA_PRUNE", True),
             executions_data_max_age=_int(env, "WEFT_EXECUTIONS_DATA_MAX_AGE", 336),
             executions_data_prune_max_count=_int(env, "WEFT_EXECUTIONS_DATA_PRUNE_MAX_COUNT", 10000),
@@ -151,6 +172,8 @@ class Settings:
             graceful_shutdown_timeout=_positive(env, "WEFT_GRACEFUL_SHUTDOWN_TIMEOUT", 10),
             expression_timeout=_positive(env, "WEFT_EXPRESSION_TIMEOUT", 5),
             code_timeout=_positive(env, "WEFT_CODE_TIMEOUT", 300),
+            execution_items_max=_int(env, "WEFT_EXECUTION_ITEMS_MAX", 500_000) or None,
+            regex_timeout=_positive(env, "WEFT_REGEX_TIMEOUT", 1),
             code_workers=max(1, _int(env, "WEFT_CODE_WORKERS", 5)),
             block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
             payload_size_max=_positive(env, "WEFT_PAYLOAD_SIZE_MAX", 16),
@@ -170,7 +193,32 @@ class Settings:
             ),
             compression_max_zip_entries=_int(env, "WEFT_COMPRESSION_NODE_MAX_ZIP_ENTRIES", 5000),
             secure_cookie=_bool(env, "WEFT_SECURE_COOKIE", _url(env.get("WEFT_PUBLIC_URL", "")).startswith("https:")),
+            proxy_hops=_hops(env, "WEFT_PROXY_HOPS"),
+            insecure_disable_webhook_iframe_sandbox=_bool(env, "WEFT_INSECURE_DISABLE_WEBHOOK_IFRAME_SANDBOX", False),
         )
+
+
+#: Listening addresses that are no address to connect to: links name ``localhost`` instead (n8n's ``N8N_HOST``).
+_ANY_ADDRESS = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+def instance_base_url(public_url: str, host: str, port: int) -> str:
+    """The base URL of every link Weft gives out, ending in ``/``: resume and approval links (``$execution.resumeUrl``,
+    ``resumeFormUrl``, send-and-wait buttons), form, chat and webhook URLs, the hints the server prints.
+
+    As n8n's ``WEBHOOK_URL`` or else ``N8N_PROTOCOL://N8N_HOST:N8N_PORT/``: ``public_url`` (``WEFT_PUBLIC_URL``) when
+    set, else ``http://<host>:<port>/`` of the address the server listens on, so a server on another port links to
+    itself. ``localhost`` stands for a server listening on every address (``0.0.0.0``, ``::``), an IPv6 address is
+    bracketed, and port 80 is left out.
+    """
+    if public_url:
+        return _url(public_url)
+    name = host.strip()
+    if name in _ANY_ADDRESS:
+        name = "localhost"
+    elif ":" in name and not name.startswith("["):
+        name = f"[{name}]"
+    return f"http://{name}/" if port == 80 else f"http://{name}:{port}/"
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -181,6 +229,13 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         return int(raw)
     except ValueError:
         raise ConfigurationError(f"{name}={raw!r} is not a whole number; set it to e.g. {default}.") from None
+
+
+def _hops(env: Mapping[str, str], name: str) -> int:
+    hops = _int(env, name, 0)
+    if hops < 0:
+        raise ConfigurationError(f"{name}={hops} is negative; set it to the number of proxies in front of Weft, or 0.")
+    return hops
 
 
 def _bool(env: Mapping[str, str], name: str, default: bool) -> bool:
@@ -229,7 +284,8 @@ def _positive(env: Mapping[str, str], name: str, default: float) -> float:
 
 
 def _url(raw: str) -> str:
-    return raw if raw.endswith("/") else raw + "/"
+    """``raw`` ending in ``/``; empty stays empty (unset)."""
+    return raw if not raw or raw.endswith("/") else raw + "/"
 
 
-__all__ = ["Settings"]
+__all__ = ["Settings", "instance_base_url"]

@@ -89,3 +89,23 @@ def test_unloadable_file_exits_2_with_the_reason(tmp_path: Path) -> None:
     assert "Unknown node type 'acme.unknown'" in result.stderr
     assert result.stdout == ""
     assert _weft("execute", "--file", str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_an_expression_syntax_error_says_where(tmp_path: Path) -> None:
+    data = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node(
+            "Sum",
+            "n8n-nodes-base.set",
+            {"assignments": {"assignments": [{"id": "1", "name": "total", "value": "={{ 1 + }}", "type": "number"}]}},
+            version=3.4,
+            position=(200, 0),
+        ),
+        connect("Start", "Sum"),
+    )
+    result = _weft("execute", "--file", _write(tmp_path, data))
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    error = lines.index("Error: invalid syntax")
+    assert "{{ 1 + }}" in lines[error + 1] and "'total'" in lines[error + 1] and "'Sum'" in lines[error + 1]
+    assert ";" not in lines[error + 1]

@@ -1,6 +1,6 @@
-"""Form flows beyond the recorded ones: test URLs, a Form page defined as JSON (with expressions), a version 2.1
-form answered by Respond to Webhook, n8n's configuration errors, and a waiting form that survives a SIGKILL of a
-real ``weft start``."""
+"""Form flows beyond the recorded ones: test URLs (while the editor listens), a Form page defined as JSON (with
+expressions), a version 2.1 form answered by Respond to Webhook, n8n's configuration errors, and a waiting form that
+survives a SIGKILL of a real ``weft start``."""
 
 from __future__ import annotations
 
@@ -65,10 +65,20 @@ def _output(live: LiveServer, workflow_id: str, node: str) -> list[dict[str, Any
     return items
 
 
-def test_a_test_url_serves_the_saved_form_in_test_mode(live: LiveServer) -> None:
+def _listen(live: LiveServer, workflow_id: str) -> list[str]:
+    """The editor's "Execute workflow": the form's test URL listens for one submission."""
+    started = live.client.post(f"/rest/workflows/{workflow_id}/run").json()["data"]
+    assert started["waitingForWebhook"] is True
+    urls: list[str] = started["testUrls"]
+    return urls
+
+
+def test_a_test_url_serves_the_listening_form_in_test_mode(live: LiveServer) -> None:
     path = f"t-{uuid.uuid4().hex[:8]}"
     workflow_id = live.import_workflow(_chain(_trigger(path)), activate=False)
     assert httpx.get(f"{live.url}/form/{path}").status_code == 404  # not active
+    assert httpx.get(f"{live.url}/form-test/{path}").status_code == 404  # nobody listens
+    assert _listen(live, workflow_id) == [f"{live.url}/form-test/{path}"]
     page = httpx.get(f"{live.url}/form-test/{path}")
     assert page.status_code == 200 and "This is a test version of your form" in page.text
     assert _post(f"{live.url}/form-test/{path}", [("field-0", "Tess")]).json() == {"status": 200}
@@ -288,6 +298,7 @@ def test_a_version_1_form_at_its_test_url(live: LiveServer) -> None:
         "Old", "formTrigger", 1, {"path": path, "formTitle": "Old", "formFields": {"values": [{"fieldLabel": "A"}]}}
     )
     workflow_id = live.import_workflow(_chain(trigger), activate=False)
+    assert _listen(live, workflow_id) == [f"{live.url}/webhook-test/{path}/n8n-form"]
     assert "This is a test version of your form" in httpx.get(f"{live.url}/webhook-test/{path}/n8n-form").text
     assert _post(f"{live.url}/webhook-test/{path}/n8n-form", [("field-0", "a")]).json() == {"status": 200}
     assert _output(live, workflow_id, "Old")[0]["json"]["formMode"] == "test"

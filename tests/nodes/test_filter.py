@@ -46,6 +46,12 @@ CASES = [
     ("ABC", "string", "regex", "/abc/i", True),
     ("abc", "string", "notRegex", "\\d", True),
     ("2024-x", "string", "regex", "/(?<year>\\d{4})-X/i", True),
+    # JavaScript's reading of the pattern: $ is the end of the text, . stops at a line break, \s includes U+00A0
+    ("abc\n", "string", "regex", "abc$", False),
+    ("a\nc", "string", "regex", "a.c", False),
+    ("a\nc", "string", "regex", "/a.c/s", True),
+    ("a\u00a0b", "string", "regex", "a\\sb", True),
+    ("aaaa", "string", "regex", "^(a|a)+\\1$", True),  # a backreference: the backtracking engine
     (5, "number", "equals", 5, True),
     (5, "number", "notEquals", 4, True),
     (5, "number", "gt", 4, True),
@@ -97,6 +103,22 @@ async def test_case_insensitive_and_array_contains_ignore_case(run_node, js):
     params = filter_params("={{ $json.tags }}", "array", "contains", "RED", options={"ignoreCase": True})
     run = await run_node("filter", params, [{"tags": ["red"]}, {"tags": ["blue"]}], version=2.2)
     assert js(run) == [{"tags": ["red"]}]
+
+
+async def test_ignore_case_lowercases_the_value_of_a_regex_condition_not_the_pattern(run_node, js):
+    # n8n: `leftValue.toLocaleLowerCase()` for every string operator; the pattern keeps its case and flags
+    items = [{"v": "ABC"}, {"v": "abc"}]
+    upper = filter_params("={{ $json.v }}", "string", "regex", "^[A-Z]+$", options={"ignoreCase": True})
+    assert js(await run_node("filter", upper, items, version=2.2)) == []
+    lower = filter_params("={{ $json.v }}", "string", "regex", "^[a-z]+$", options={"ignoreCase": True})
+    assert js(await run_node("filter", lower, items, version=2.2)) == items
+
+
+async def test_an_invalid_pattern_is_the_node_error_v8_gives(run_node):
+    run = await run_node(
+        "filter", filter_params("={{ $json.v }}", "string", "regex", "/(/i"), [{"v": "x"}], version=2.2
+    )
+    assert run["data"]["resultData"]["error"]["message"].startswith("Invalid regular expression: /(/i: ")
 
 
 async def test_loose_validation_converts_booleans_and_numbers(run_node, js):

@@ -46,13 +46,21 @@ def test_keys_are_listed_redacted_and_stored_hashed(server: Server, golden: dict
     assert key not in stored and all(len(s) == 64 for s in stored)
 
 
-def test_a_key_only_reaches_its_scopes(server: Server) -> None:
+def _lacks(scope: str) -> dict[str, Any]:
+    """n8n answers 403 ``{"message": "Forbidden"}``; Weft's message goes on to name the missing scope."""
+    message = f"Forbidden: this API key lacks the scope '{scope}'; create a key that has it."
+    return {"status": 403, "body": {"message": message}}
+
+
+def test_a_key_only_reaches_its_scopes_and_is_told_which_one_it_lacks(server: Server) -> None:
     _, key = server.api_key(["workflow:read", "workflow:list"])
     with server.client(headers={"X-N8N-API-KEY": key}) as client:
         assert client.get("/api/v1/workflows").status_code == 200
         refused = client.post("/api/v1/workflows", json={"name": "x", "nodes": [], "connections": {}, "settings": {}})
-        assert _answer(refused) == {"status": 403, "body": {"message": "Forbidden"}}
-        assert _answer(client.get("/api/v1/executions")) == {"status": 403, "body": {"message": "Forbidden"}}
+        assert _answer(refused) == _lacks("workflow:create")
+        assert _answer(client.get("/api/v1/executions")) == _lacks("execution:list")
+        body = {"name": "x", "nodes": [], "connections": {}, "settings": {}}
+        assert _answer(client.put("/api/v1/workflows/any", json=body)) == _lacks("workflow:update")
 
 
 def test_keys_need_scopes_as_n8n(server: Server, golden: dict[str, Any]) -> None:

@@ -107,7 +107,10 @@ def log_in(client: httpx.Client) -> httpx.Client:
 
 def serve_in_thread(settings: Settings, port: int) -> tuple[uvicorn.Server, threading.Thread]:
     """A real server for ``settings`` on 127.0.0.1:``port``, in a thread; returns once it listens."""
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    # uvicorn trusts no proxy, as `weft start` runs it: X-Forwarded-For is read by the app, only by WEFT_PROXY_HOPS
+    config = uvicorn.Config(
+        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on", forwarded_allow_ips=""
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="weft-test-server", daemon=True)
     thread.start()

@@ -93,22 +93,28 @@ def test_the_hosted_page_is_served_without_external_resources(live: LiveServer) 
     assert "src=" not in page.text and "href=" not in page.text
 
 
-def test_a_private_chat_answers_only_on_the_test_url(live: LiveServer) -> None:
-    data, webhook_id = chat_workflow(["From the test URL"], public=False)
+def test_a_private_chat_answers_only_in_the_editors_chat_panel(live: LiveServer) -> None:
+    data, webhook_id = chat_workflow(["From the chat panel"], public=False)
     activate(live, data)
     hidden = live.client.post(f"/webhook/{webhook_id}/chat", json=message("hi"))
     assert (hidden.status_code, hidden.content) == (404, b"")
-    response = live.client.post(f"/webhook-test/{webhook_id}/chat", json=message("hi"))
-    assert response.json() == {"output": "From the test URL"}
+    assert live.client.post(f"/webhook-test/{webhook_id}/chat", json=message("hi")).status_code == 404
+    response = live.client.post(f"/rest/workflows/{data['id']}/chat", json=message("hi"))
+    assert response.json() == {"output": "From the chat panel"}
     assert last_execution(live, data["id"])["mode"] == "manual"
 
 
-def test_the_test_url_runs_an_inactive_saved_workflow(live: LiveServer) -> None:
+def test_the_test_url_runs_an_inactive_saved_workflow_while_the_editor_listens(live: LiveServer) -> None:
     data, webhook_id = chat_workflow(["Saved, not active"])
-    live.import_workflow(data, activate=False)
+    workflow_id = live.import_workflow(data, activate=False)
     assert live.client.post(f"/webhook/{webhook_id}/chat", json=message("hi")).status_code == 404
+    assert live.client.post(f"/webhook-test/{webhook_id}/chat", json=message("hi")).status_code == 404
+    started = live.client.post(f"/rest/workflows/{workflow_id}/run").json()["data"]
+    assert started["testUrls"] == [f"{live.url}/webhook-test/{webhook_id}/chat"]
     response = live.client.post(f"/webhook-test/{webhook_id}/chat", json=message("hi"))
     assert response.json() == {"output": "Saved, not active"}
+    assert last_execution(live, workflow_id)["mode"] == "manual"
+    assert live.client.post(f"/webhook-test/{webhook_id}/chat", json=message("again")).status_code == 404
 
 
 def test_basic_auth(live: LiveServer) -> None:

@@ -140,6 +140,22 @@ def test_trigger_to_start_from_picks_the_manual_trigger_of_a_workflow_that_also_
     assert sorted(run_data(execution)) == ["B", "Start"]
 
 
+def test_executing_a_trigger_as_a_step_listens_with_that_trigger_alone(live: LiveServer) -> None:
+    """n8n's "Execute step" on a trigger with a test URL: it listens (its earlier output is not reused)."""
+    form_path, hook_path = uuid.uuid4().hex, uuid.uuid4().hex
+    form = node("Form", "n8n-nodes-base.formTrigger", {"path": form_path, "formFields": {"values": []}}, version=2.3)
+    hook = node("Hook", "n8n-nodes-base.webhook", {"path": hook_path, "httpMethod": "POST"}, version=2)
+    data = workflow(form, hook, set_node("B", "b", "x"), connect("Form", "B"), connect("Hook", "B"))
+    workflow_id = live.import_workflow(data, activate=False)
+    earlier = {"Form": [{"startTime": 0, "executionTime": 0, "source": [], "data": {"main": [[{"json": {}}]]}}]}
+    body = {"destinationNode": {"nodeName": "Form", "mode": "inclusive"}, "runData": earlier}
+    listening = live.client.post(f"/rest/workflows/{workflow_id}/run", json=body).json()["data"]
+    assert listening["waitingForWebhook"] is True
+    assert listening["testUrls"] == [f"{live.url}/form-test/{form_path}"]
+    assert httpx.post(f"{live.url}/webhook-test/{hook_path}", timeout=TIMEOUT).status_code == 404
+    assert not live.executions(workflow_id)
+
+
 def test_the_push_event_of_a_failed_node_carries_message_and_description(live: LiveServer) -> None:
     error = '{"message": "Order 42 is locked", "description": "Unlock it in the shop first."}'
     fail = node("Fail", "n8n-nodes-base.stopAndError", {"errorType": "errorObject", "errorObject": error})

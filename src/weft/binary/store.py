@@ -160,7 +160,10 @@ def decode_inline(data: Any) -> bytes:
 
 
 async def to_thread_chunks(path_reader: Any, chunk_size: int) -> AsyncIterator[bytes]:
-    """Chunks from a blocking file object, each read in a worker thread (the loop never waits on the disk)."""
+    """Chunks from a blocking file object, each read in a worker thread (the loop never waits on the disk).
+
+    Closed at once, not in a thread: when the caller hangs up mid-answer, the answer's task is cancelled, and under
+    anyio's cancellation every ``await`` in this ``finally`` would be cancelled too, leaving the file open."""
     try:
         while True:
             chunk = await asyncio.to_thread(path_reader.read, chunk_size)
@@ -168,7 +171,7 @@ async def to_thread_chunks(path_reader: Any, chunk_size: int) -> AsyncIterator[b
                 return
             yield chunk
     finally:
-        await asyncio.to_thread(path_reader.close)
+        path_reader.close()
 
 
 __all__ = [

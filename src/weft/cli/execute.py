@@ -148,7 +148,10 @@ def format_summary(run: Any) -> str:
     last = result.get("lastNodeExecuted")
     lines.append(f"Execution {run['status']}" + (f" at node {last!r}" if last else ""))
     if result.get("error"):
-        lines.append(f"Error: {result['error'].get('message')}")
+        error = result["error"]
+        lines.append(f"Error: {error.get('message')}")
+        if error.get("description"):  # where and why, e.g. an expression's syntax problem and its parameter
+            lines.append(f"  {error['description']}")
     if run["status"] == "waiting":
         lines.append(f"Waiting until {run.get('waitTill')}: resume it through the server ('weft start').")
     elif run["status"] == "success" and last:

@@ -62,7 +62,7 @@ def run_command(args: argparse.Namespace) -> int:
 
     os.environ[RECOVERED_ENV] = "1"
     os.environ["WEFT_HOST"], os.environ["WEFT_PORT"] = host, str(port)
-    config = uvicorn.Config("weft.server.app:app_from_env", factory=True, workers=workers, **_uvicorn_options())
+    config = uvicorn.Config("weft.server.app:app_from_env", factory=True, workers=workers, **uvicorn_options())
     Multiprocess(config, sockets=[sock]).run()
     return 0
 
@@ -86,7 +86,7 @@ def _serve_one(settings: Any, sock: socket.socket) -> int:
         sock.close()
         raise
     _announce(settings.host, settings.port, 1)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, recover=False), **_uvicorn_options()))
+    server = uvicorn.Server(uvicorn.Config(create_app(settings, recover=False), **uvicorn_options()))
     server.run(sockets=[sock])
     return 0
 
@@ -172,9 +172,10 @@ def _announce(host: str, port: int, workers: int) -> None:
     print(f"Weft is listening on {url} ({workers} worker process{plural})", file=sys.stderr, flush=True)
 
 
-def _uvicorn_options() -> dict[str, Any]:
-    # proxy_headers off: uvicorn would take X-Forwarded-For from any local process as the caller's address; Weft
-    # reads it only by WEFT_PROXY_HOPS (weft.server.http.caller)
+def uvicorn_options() -> dict[str, Any]:
+    """How ``weft start`` runs uvicorn. Its proxy-header handling is off: it would take ``X-Forwarded-For`` from any
+    local process as the caller's address; Weft reads it only by ``WEFT_PROXY_HOPS`` (``weft.server.http.caller``).
+    """
     return {"log_level": "warning", "access_log": False, "timeout_graceful_shutdown": 10, "proxy_headers": False}
 
 

@@ -31,7 +31,7 @@ def reset_command(args: argparse.Namespace) -> int:
         store.close()
     print("Successfully reset the database to default user state.")
     print(
-        f"Set up the owner again: POST {settings.public_url}rest/owner/setup "
+        f"Set up the owner again: POST {settings.base_url}rest/owner/setup "
         '{"email", "firstName", "lastName", "password"}',
         file=sys.stderr,
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from weft.db.engine import Database
 from weft.db.orm import SettingsEntity
@@ -30,11 +30,10 @@ class SettingsRepository:
                 row.value = value
 
     def delete(self, key: str) -> bool:
+        """Whether this call deleted it: of concurrent calls, one only (one statement, its row count)."""
         with self._db.transaction() as session:
-            row = session.get(SettingsEntity, key)
-            if row is not None:
-                session.delete(row)
-            return row is not None
+            result = session.execute(delete(SettingsEntity).where(SettingsEntity.key == key))
+            return bool(getattr(result, "rowcount", 0) == 1)
 
     def all(self) -> dict[str, Any]:
         with self._db.sessions() as session:

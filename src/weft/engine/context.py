@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from weft.binary import Location
 from weft.errors import CancelSignal, ConfigurationError, NodeOperationError, WeftError
 from weft.expressions import ExpressionContext, evaluate
+from weft.expressions.offload import cooperate
 from weft.nodes.binary import BinaryHelpers
 from weft.nodes.contract import MISSING, EngineResponse, ExecutionServices, NodeType
 from weft.nodes.parameters import node_parameter
@@ -89,6 +90,7 @@ class _BaseContext(BinaryHelpers):
         raw: bool = False,
         extract_value: bool = False,
     ) -> Any:
+        cooperate()  # read per item in the nodes' loops: a long loop lets other requests through
         return node_parameter(
             self.node.name,
             self.node.parameters,
@@ -101,8 +103,9 @@ class _BaseContext(BinaryHelpers):
             context=self.expression_context,
         )
 
-    def evaluate_expression(self, expression: str, item_index: int = 0) -> Any:
-        return evaluate(expression, self.expression_context(), item_index)
+    def evaluate_expression(self, expression: str, item_index: int = 0, *, parameter: str | None = None) -> Any:
+        cooperate()
+        return evaluate(expression, self.expression_context(), item_index, parameter=parameter)
 
     def get_input_data(self, input_index: int = 0, connection_type: str = MAIN) -> list[Item]:
         inputs = self._input_data.get(connection_type) or []

@@ -10,6 +10,10 @@ from weft.expressions import ExpressionLimits
 from weft.nodes.builtin._file_access import FileAccess
 from weft.nodes.builtin._files_archive import CompressionLimits
 
+#: ``WEFT_EXECUTION_ITEMS_MAX``'s default: a server peaks near 1.2 GB with 500,000 small items through Split Out and
+#: Set; 900,000 are refused at Split Out near 1.06 GB (bench/bench_large_body.py).
+DEFAULT_MAX_ITEMS = 500_000
+
 
 @dataclass(frozen=True, kw_only=True)
 class EngineOptions:
@@ -28,6 +32,10 @@ class EngineOptions:
     max_node_runs: int | None = 100_000
     """Node runs one execution may make before it ends in error (``WEFT_MAX_NODE_RUNS``; ``None`` for no cap): a
     loop that never ends stops with a clear error instead of filling memory with run data. n8n has no such cap."""
+    max_items: int | None = DEFAULT_MAX_ITEMS
+    """Items one node run may output, all its outputs together (``WEFT_EXECUTION_ITEMS_MAX``; ``None`` for no cap):
+    a body of a million small items ends in a clear error instead of gigabytes of run data and a stalled server.
+    n8n has no such cap."""
     streaming: bool = False
     """The client reads the answer as it comes: nodes that can stream (agents) send ``sendChunk`` hook events."""
     binary_data: BinaryDataService = field(default_factory=BinaryDataService)

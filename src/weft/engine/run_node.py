@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from weft.engine.context import ExecuteContext
 from weft.engine.entry_metadata import EntryMetadata
+from weft.engine.runaway import check_item_cap
 from weft.engine.state import to_item
 from weft.errors import NodeOperationError
-from weft.expressions.offload import drive
+from weft.expressions.offload import cooperate, drive
 from weft.nodes.contract import EngineRequest, EngineResponse, NodeType
 from weft.workflow import ExecuteData, Item, NodeOutput
 
@@ -49,13 +50,30 @@ async def run_node(
     )
     timeout_ms = EntryMetadata.of(entry).timeout_ms
     # driven: an expression that runs long moves to a worker thread instead of holding the event loop
+    run = _execute(node_type, ctx, execution.options.max_items)
     if timeout_ms:
-        result = await with_timeout(drive(node_type.execute(ctx)), timeout_ms, node.name)
-    else:
-        result = await drive(node_type.execute(ctx))
+        return await with_timeout(drive(run), timeout_ms, node.name)  # type: ignore[no-any-return]
+    return await drive(run)
+
+
+async def _execute(
+    node_type: NodeType, ctx: ExecuteContext, max_items: int | None
+) -> NodeOutput | EngineRequest | None:
+    """The node's ``execute``, its output checked against ``WEFT_EXECUTION_ITEMS_MAX`` and made of items."""
+    result = await node_type.execute(ctx)
     if isinstance(result, EngineRequest) or result is None:
         return result
-    return [[to_item(i) for i in items] if items is not None else [] for items in result]
+    check_item_cap(max_items, ctx.node.name, result)
+    return [_as_items(items) for items in result]
+
+
+def _as_items(values: list[Any] | None) -> list[Item]:
+    items: list[Item] = []
+    for position, value in enumerate(values or ()):
+        if not position & 4095:
+            cooperate()  # 500,000 items take a while: other requests go on meanwhile
+        items.append(to_item(value))
+    return items
 
 
 def _pinned(execution: Execution, name: str) -> list[Item] | None:

@@ -1,11 +1,13 @@
-"""Guards against an execution that never ends: yielding between node runs, and the cap on node runs."""
+"""Guards against an execution that never ends or never fits: yielding between node runs, the cap on node runs,
+and the cap on the items one node run may output."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 
-from weft.errors import WorkflowOperationError
+from weft.errors import NodeOperationError, WorkflowOperationError
+from weft.workflow import NodeOutput
 
 
 async def yield_between_nodes(stopping: Callable[[], bool]) -> None:
@@ -29,4 +31,31 @@ def check_node_run_cap(cap: int | None, runs: int, more_to_run: bool) -> None:
         )
 
 
-__all__ = ["check_node_run_cap", "yield_between_nodes"]
+class ItemCapError(NodeOperationError):
+    """A node run output more items than ``WEFT_EXECUTION_ITEMS_MAX`` allows."""
+
+    def __init__(self, node_name: str, count: int, cap: int) -> None:
+        super().__init__(
+            node_name,
+            f"Node '{node_name}' output {count:,} items, more than the {cap:,} one node may output "
+            "(WEFT_EXECUTION_ITEMS_MAX)",
+            description="Process the data in smaller parts (send smaller requests, or split the list with Loop Over "
+            "Items), or raise WEFT_EXECUTION_ITEMS_MAX (0 for no cap) if the server has the memory: each item "
+            "takes a few kilobytes while the execution runs.",
+            items=count,
+            cap=cap,
+        )
+        self.count = count
+        self.cap = cap
+
+
+def check_item_cap(cap: int | None, node_name: str, output: NodeOutput) -> None:
+    """:class:`ItemCapError` when ``output`` holds more than ``cap`` items (``WEFT_EXECUTION_ITEMS_MAX``)."""
+    if cap is None:
+        return
+    count = sum(len(items) for items in output if items is not None)
+    if count > cap:
+        raise ItemCapError(node_name, count, cap)
+
+
+__all__ = ["ItemCapError", "check_item_cap", "check_node_run_cap", "yield_between_nodes"]

@@ -17,6 +17,7 @@ from weft.expressions.results import MARK, Outcome, decode, is_out_of_memory, is
 from weft.expressions.runtime import JsObject, JsRuntime, discard_runtime, get_runtime
 from weft.expressions.sandbox import blocked_reason, constructor_call
 from weft.expressions.session import Session
+from weft.expressions.syntax import syntax_problem
 from weft.expressions.template import parse_template
 
 #: How many times one evaluation may ask the host for data before it is considered runaway.
@@ -89,8 +90,8 @@ def _evaluate_js(
         runtime.limit_calls(budget, budget=True)
     try:
         fn = runtime.function(compiled.js)
-    except _quickjs.JSException as exc:
-        raise error("invalid syntax", _first_line(str(exc))) from None
+    except _quickjs.JSException:
+        raise error("invalid syntax", _syntax_description(text, runtime, ctx, parameter)) from None
     # Hot path: the session is loaded and the result is a plain value.
     session = runtime.session
     if isinstance(session, Session) and session.is_for(ctx):
@@ -116,6 +117,15 @@ def _evaluate_js(
 
     outcome = run_with_data(runtime, ctx, call, item_index, error, first=raw)
     return outcome.value
+
+
+def _syntax_description(text: str, runtime: JsRuntime, ctx: ExpressionContext, parameter: str | None) -> str:
+    """n8n says only ``invalid syntax``; Weft says what, in which ``{{ }}``, of which parameter of which node."""
+    problem = syntax_problem(parse_template(text), runtime.context.eval)
+    where = [f"parameter {parameter!r}"] if parameter else []
+    if ctx.node_name:
+        where.append(f"node {ctx.node_name!r}")
+    return f"{problem} ({' of '.join(where)})" if where else problem
 
 
 def _expression_error(

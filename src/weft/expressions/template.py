@@ -11,7 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from weft.expressions.extend import rewrite_calls
+from weft.expressions.extend import mask_code, rewrite_calls
+from weft.expressions.statements import Statements, split_statements
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +20,11 @@ class Segment:
     """One ``{{ … }}`` part: JavaScript code (stripped)."""
 
     code: str
+
+    @property
+    def statements(self) -> Statements:
+        """The code split after its first statement, the segment's value (n8n: ``{{ 1 + 2; }}`` is 3)."""
+        return split_statements(self.code)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,7 @@ class Template:
                 elif part:
                     pieces.append(f"r+={json.dumps(part)};")
             body = "".join(pieces) + "return r;"
+        body += "".join(_unreached(segment) for segment in self.segments)
         head = f"var __s=__weft.str,__c=__weft.seg,{_BLOCKED};"
         return f"(function(){{{head}return __weft.wrap(function(){{{body}}});}})()"
 
@@ -82,10 +89,20 @@ _BLOCKED = ",".join(
 
 
 def _segment_js(segment: Segment) -> str:
-    if not segment.code:
-        return "(\n)"  # n8n: "Not a expression statement", a syntax error
+    statements = segment.statements
+    if not statements.first.strip() or statements.stray:
+        # n8n: "Not a expression statement", or a bracket closing nothing: a syntax error (Weft's own parentheses
+        # must not close for the user's, as in `1 ) ( 2`)
+        return "(\n)"
     # Newlines let a trailing `// comment` in the segment end before the closing parenthesis.
-    return f"(\n{rewrite_calls(segment.code)}\n)"
+    return f"(\n{rewrite_calls(statements.first)}\n)"
+
+
+def _unreached(segment: Segment) -> str:
+    """The statements after a segment's first, in a function after the ``return``: parsed (a syntax error there is
+    the template's, as in n8n), never run."""
+    rest = segment.statements.rest
+    return f"(function(){{\n{rest}\n}});" if mask_code(rest).strip() else ""
 
 
 @lru_cache(maxsize=8192)

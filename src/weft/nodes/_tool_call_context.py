@@ -61,8 +61,8 @@ class ToolCallContext:
             value = value.get("value")
         return value
 
-    def evaluate_expression(self, expression: str, item_index: int = 0) -> Any:
-        return evaluate(expression, self.expression_context(), item_index)
+    def evaluate_expression(self, expression: str, item_index: int = 0, *, parameter: str | None = None) -> Any:
+        return evaluate(expression, self.expression_context(), item_index, parameter=parameter)
 
     def get_input_data(self, input_index: int = 0, connection_type: str = MAIN) -> list[Item]:
         return [self._item] if input_index == 0 else []

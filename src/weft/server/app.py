@@ -98,7 +98,7 @@ def create_app(
             # cycles less often than every 700 allocations
             gc.set_threshold(*GC_THRESHOLDS)
             if not await instance.runner.db(instance.auth.owner_is_set_up):
-                log.warning(OWNER_SETUP_HINT, _base_url(settings))
+                log.warning(OWNER_SETUP_HINT, settings.base_url.rstrip("/"))
             yield
         finally:
             await instance.close(settings.graceful_shutdown_timeout)
@@ -138,14 +138,6 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(SecurityMiddleware, settings=settings)
     return app
-
-
-def _base_url(settings: Settings) -> str:
-    """Where this server answers: the public URL, unless it is the default while another port is used."""
-    default = Settings.__dataclass_fields__["public_url"].default
-    if settings.public_url == default and settings.port != 5678:
-        return f"http://{settings.host}:{settings.port}"
-    return settings.public_url.rstrip("/")
 
 
 def app_from_env() -> FastAPI:

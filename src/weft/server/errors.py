@@ -14,6 +14,7 @@ from weft.db.tags import TagConflictError
 from weft.errors import ConfigurationError, WeftError, WorkflowDefinitionError
 from weft.server.routes.public_api import PublicApiError
 from weft.server.security import PayloadTooLargeError
+from weft.server.validation import public_message, rest_message
 from weft.services.auth import AuthError
 from weft.services.errors import (
     ExecutionConflictError,
@@ -87,25 +88,15 @@ async def _public_api_error(_: Request, error: Exception) -> Response:
 
 
 async def _validation_error(request: Request, error: Exception) -> Response:
+    """400 with one message (:mod:`weft.server.validation`), never FastAPI's 422 ``{"detail": [...]}``."""
     assert isinstance(error, RequestValidationError)
-    if not _public(request):
-        return JSONResponse({"detail": _safe(error.errors())}, 422)
     errors = error.errors()
-    first = errors[0] if errors else {}
-    where = "/".join(["request", *(str(part) for part in first.get("loc", ()))])
-    if first.get("type") == "missing":
-        *parent, name = where.split("/")
-        message = f"{'/'.join(parent)} must have required property '{name}'"
-    else:
-        message = f"{where} {first.get('msg', 'is invalid')}".strip()
-    return JSONResponse({"message": message}, 400)
-
-
-def _safe(errors: object) -> object:
-    """Validation details without the offending input (it may be huge or deeply nested)."""
-    if isinstance(errors, list):
-        return [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors if isinstance(e, dict)]
-    return errors
+    if not _public(request):
+        return JSONResponse({"code": 400, "message": rest_message(errors)}, 400)
+    media = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media and media != "application/json" and errors and tuple(errors[0].get("loc", ())) == ("body",):
+        return JSONResponse({"message": f"unsupported media type {media}"}, 415)  # n8n's OpenAPI validator
+    return JSONResponse({"message": public_message(errors)}, 400)
 
 
 async def _too_large(request: Request, error: Exception) -> Response:

@@ -41,7 +41,7 @@ def allowed_hosts(settings: Settings) -> frozenset[str] | None:
     if "*" in settings.allowed_hosts:
         return None
     names = set(LOOPBACK) | {h.strip("[]") for h in settings.allowed_hosts}
-    public = urlsplit(settings.public_url).hostname
+    public = urlsplit(settings.base_url).hostname
     if public:
         names.add(public.lower())
     if settings.host not in ("0.0.0.0", "::", ""):
@@ -65,7 +65,7 @@ class SecurityMiddleware:
         self.settings = settings
         self.hosts = allowed_hosts(settings)
         self.limit = settings.payload_size_max_bytes
-        public = urlsplit(settings.public_url)
+        public = urlsplit(settings.base_url)
         self.public_origin = f"{public.scheme}://{public.netloc}".lower()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

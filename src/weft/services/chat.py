@@ -8,10 +8,12 @@
   Respond to Webhook sends), or ``streaming``: the execution runs with ``EngineOptions(streaming=True)``, its
   ``sendChunk`` hook events go into a queue and are sent as they come (:mod:`weft.ai.chat.chunks`).
 
-Production URLs answer only for active workflows whose trigger is ``public`` (else an empty 404, as n8n), then
-the trigger's ``authentication`` is checked (:mod:`weft.services.chat_auth`);
-test URLs run the saved workflow, active or not, in mode ``manual``, any number of times. The Simple Memory of
-executions kept in the database is :class:`DbChatMemory`.
+Production URLs answer for active workflows, test URLs while the editor listens (:mod:`weft.services.listening`:
+the page and ``loadPreviousSession`` leave the listener in place, a message that runs the workflow claims it, as
+n8n's test webhooks), in mode ``manual``. Both answer an empty 404 when the trigger is not ``public`` (n8n's
+``ChatTrigger.webhook``; the editor's chat panel, behind the login, is :mod:`weft.services.editor_chat`), then
+the trigger's ``authentication`` is checked (:mod:`weft.services.chat_auth`). The Simple Memory of executions
+kept in the database is :class:`DbChatMemory`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import asyncio
 import dataclasses
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -133,15 +135,9 @@ async def find_active_chat(active: ActiveWorkflows, webhook_id: str, *, refresh:
     return target
 
 
-async def find_saved_chat(runner: WorkflowRunner, webhook_id: str) -> ChatTarget | None:
-    """The Chat Trigger with ``webhook_id`` in any saved workflow (test URLs)."""
-    for stored in await runner.db(runner.store.workflows.list):
-        nodes = stored.data.get("nodes") or []
-        if any(isinstance(n, Mapping) and n.get("webhookId") == webhook_id for n in nodes):
-            for target in chat_targets(runner.cache.get(stored)):
-                if target.options.webhook_id == webhook_id:
-                    return target
-    return None
+def chat_target(prepared: PreparedWorkflow, node: str) -> ChatTarget | None:
+    """The workflow's Chat Trigger named ``node`` (a test URL's listener names it)."""
+    return next((target for target in chat_targets(prepared) if target.node == node), None)
 
 
 # --------------------------------------------------------------------------- answering
@@ -170,11 +166,12 @@ async def call_chat(
     test: bool,
     page_url: str,
     auth: AuthService | None = None,
+    claim: Callable[[], Awaitable[None]] | None = None,
 ) -> ChatAnswer:
     """Answer one call of the chat URL (see the module docstring); ``page_url`` is where the page posts, ``auth``
-    checks ``n8nUserAuth`` sessions."""
+    checks ``n8nUserAuth`` sessions, ``claim`` (a test URL's) is awaited before the workflow runs."""
     options = target.options
-    if not options.public and not test:
+    if not options.public:
         return _NOT_FOUND
     denied = await check_auth(runner, target, request, auth)
     if denied is not None:
@@ -186,6 +183,8 @@ async def call_chat(
     item = chat_item(request)
     if item["json"].get("action") == "loadPreviousSession" and options.load_previous_session != "manually":
         return await previous_session(runner, target, item)
+    if claim is not None:
+        await claim()
     mode = "manual" if test else "webhook"
     if options.streaming:
         return stream_chat(runner, target, item, mode, sse=wants_sse(request.headers.get("accept")))
@@ -375,10 +374,10 @@ __all__ = [
     "DbChatMemory",
     "call_chat",
     "chat_item",
+    "chat_target",
     "chat_targets",
     "check_auth",
     "find_active_chat",
-    "find_saved_chat",
     "previous_session",
     "simple_memory_key",
     "stream_chat",

@@ -4,8 +4,10 @@ The panel posts n8n's chat message ``{action: "sendMessage", sessionId, chatInpu
 ``webhookId``: the workflow's Chat Trigger (``chatTrigger``, or the editor-only ``manualChatTrigger``) answers
 it as its test URL does (:func:`weft.services.chat.call_chat` with ``test=True``: mode ``manual``, streamed when
 the trigger streams, approval questions with their buttons). The editor is behind the login, so the trigger's
-own authentication does not apply, as in n8n's editor. ``loadPreviousSession`` lists the session's messages from
-the Simple Memory of the workflow, whatever the trigger's ``loadPreviousSession`` option.
+own authentication does not apply, nor does ``public`` (a chat not public is for this panel only), as in n8n's
+editor; nor is listening needed (n8n's canvas chat runs the workflow with the message). ``loadPreviousSession``
+lists the session's messages from the Simple Memory of the workflow, whatever the trigger's
+``loadPreviousSession`` option.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ def editor_chat_target(prepared: PreparedWorkflow, node: str | None = None) -> C
 def _options(node: NodeModel) -> ChatTriggerOptions:
     if node.type == MANUAL_CHAT_TRIGGER_TYPE:  # n8n's manual chat answers with the last node's output
         return ChatTriggerOptions(webhook_id="", public=True)
-    options = chat_trigger_options(node)
-    return dataclasses.replace(options, authentication="none", load_previous_session="notSupported")
+    options = chat_trigger_options(node)  # not public: only this panel chats with it, as n8n's canvas chat
+    return dataclasses.replace(options, public=True, authentication="none", load_previous_session="notSupported")
 
 
 def memory_keys(prepared: PreparedWorkflow, session_id: str) -> list[str]:

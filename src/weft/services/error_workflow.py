@@ -58,7 +58,7 @@ async def error_payload(
     result = run["data"]["resultData"]
     execution: dict[str, Any] = {
         "id": execution_id,
-        "url": f"{runner.settings.public_url.rstrip('/')}/workflow/{workflow_id}/executions/{execution_id}",
+        "url": f"{runner.settings.base_url.rstrip('/')}/workflow/{workflow_id}/executions/{execution_id}",
         "error": result.get("error"),
         "lastNodeExecuted": result.get("lastNodeExecuted"),
         "mode": mode,

@@ -176,7 +176,7 @@ def _kind(expression: str, value: Any, ctx: ExpressionContext, item_index: int) 
     template = parse_template(expression[1:])
     if not template.is_single:
         return ""
-    code = template.segments[0].code
+    code = template.segments[0].statements.first  # n8n: the value of `{{ x; }}` is x
     try:
         kind = evaluate(f"={{{{ {_KIND_JS}(({code})) }}}}", ctx, item_index)
     except ExpressionError:

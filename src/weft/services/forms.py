@@ -1,7 +1,7 @@
 """Form Triggers' URLs: showing the form (``GET``) and taking a submission (``POST``), as n8n's ``formWebhook``.
 
-``/form/<path>`` serves the Form Triggers of active workflows, ``/form-test/<path>`` those of every saved
-workflow (n8n needs "Execute workflow" clicked first; Weft serves the saved form, like its hosted chat page);
+``/form/<path>`` serves the Form Triggers of active workflows, ``/form-test/<path>`` those the editor listens with
+(:mod:`weft.services.listening`: showing the page leaves the listener in place, a submission claims it, as n8n);
 version 1 forms live at ``/webhook(-test)/<path>/n8n-form``. Checks, in n8n's order: the IP allow-list (403),
 ``ignoreBots`` (401), basic auth (401 with ``WWW-Authenticate: Basic realm="Enter credentials"``, secrets compared
 in constant time; the page posts back an ``X-Auth-Token`` derived from the credential instead of the password).
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,15 +105,9 @@ async def find_active_form(active: ActiveWorkflows, path: str, *, version1: bool
     return None
 
 
-async def find_saved_form(runner: WorkflowRunner, path: str, *, version1: bool = False) -> FormTarget | None:
-    """The Form Trigger serving ``path`` in any saved workflow (test URLs)."""
-    for stored in await runner.db(runner.store.workflows.list):
-        nodes = stored.data.get("nodes") or []
-        if any(isinstance(n, Mapping) and n.get("type") == "n8n-nodes-base.formTrigger" for n in nodes):
-            hit = _match(form_targets(runner.cache.get(stored)), path, version1=version1)
-            if hit is not None:
-                return hit
-    return None
+def form_target(prepared: PreparedWorkflow, node: str) -> FormTarget | None:
+    """The workflow's Form Trigger named ``node`` (a test URL's listener names it)."""
+    return next((target for target in form_targets(prepared) if target.node == node), None)
 
 
 # --------------------------------------------------------------------------- checks
@@ -122,7 +116,7 @@ async def find_saved_form(runner: WorkflowRunner, path: str, *, version1: bool =
 async def _refusal(runner: WorkflowRunner, target: FormTarget, request: IncomingRequest) -> WebhookResponse | None:
     """n8n's checks before a form is shown or taken: IP allow-list, bots, basic auth."""
     node = target.prepared.workflow.nodes[target.node]
-    if not ip_allowed(node, request.client):
+    if not ip_allowed(node, request.client, request.proxies):
         return WebhookResponse(status_code=403, body=IP_REFUSED.encode())
     if target.options.ignore_bots and _BOT.search(request.headers.get("user-agent", "")):
         return WebhookResponse(status_code=401, headers=dict(FORM_REALM))
@@ -289,15 +283,24 @@ def submission_of(request: IncomingRequest, *, test: bool) -> Submission:
 
 
 async def submit_form(
-    runner: WorkflowRunner, target: FormTarget, request: IncomingRequest, *, test: bool, waiting_base: str
+    runner: WorkflowRunner,
+    target: FormTarget,
+    request: IncomingRequest,
+    *,
+    test: bool,
+    waiting_base: str,
+    claim: Callable[[], Awaitable[None]] | None = None,
 ) -> WebhookResponse:
-    """Start the workflow with the submission and answer as ``responseMode`` says (see the module docstring)."""
+    """Start the workflow with the submission and answer as ``responseMode`` says (see the module docstring);
+    ``claim`` (a test URL's) is awaited before the workflow starts."""
     refusal = await _refusal(runner, target, request) or _configuration_error(target.prepared.workflow, target)
     if refusal is not None:
         return refusal
     if request.form is None:
         message = "A form submission must be sent as multipart/form-data (the form page does so)"
         return WebhookResponse.json({"code": 400, "message": message}, 400)
+    if claim is not None:
+        await claim()
     item: Item = {"json": {}}
     item[SUBMISSION_KEY] = submission_of(request, test=test).to_json()  # type: ignore[literal-required]
     responded: asyncio.Future[WebhookResponse] = asyncio.get_running_loop().create_future()
@@ -363,7 +366,7 @@ __all__ = [
     "FormTarget",
     "FormView",
     "find_active_form",
-    "find_saved_form",
+    "form_target",
     "form_targets",
     "form_waiting_url",
     "has_next_page",

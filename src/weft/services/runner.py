@@ -30,6 +30,7 @@ from weft.expressions import ExpressionLimits
 from weft.expressions.offload import configure_workers
 from weft.nodes.builtin._files import file_options
 from weft.nodes.registry import NodeRegistry
+from weft.nodes.user_regex import configure_regex_timeout
 from weft.services.binary_data import binary_service, store_pending
 from weft.services.db_services import DbServices, ResponseSink
 from weft.services.error_workflow import error_workflow_hooks
@@ -90,11 +91,13 @@ class WorkflowRunner:
             manual=settings.save_manual_executions,
         )
         configure_workers(settings.code_workers)
+        configure_regex_timeout(settings.regex_timeout)
         self.options = EngineOptions(
             expression_limits=ExpressionLimits(time_s=settings.expression_timeout, code_time_s=settings.code_timeout),
             allow_env=not settings.block_env_access_in_node,
             max_node_runs=settings.max_node_runs,
-            resume_url_base=settings.public_url.rstrip("/") + "/webhook-waiting",
+            max_items=settings.execution_items_max,
+            resume_url_base=settings.base_url.rstrip("/") + "/webhook-waiting",
             sign_resume_url=self.signer.sign,
             binary_data=binary_service(settings, lambda: self.store.db),
             **file_options(settings),

@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import ipaddress
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from weft.db.credentials import CredentialsRepository
@@ -57,23 +57,34 @@ WAIT_AUTH_PARAMETER = "incomingAuthentication"
 IP_REFUSED = "IP is not allowed to access the webhook!"
 
 
-def ip_allowed(node: NodeModel, client: str) -> bool:
-    """The Webhook node's ``options.ipWhitelist`` (addresses and CIDR ranges, comma-separated; empty: any)."""
+def ip_allowed(node: NodeModel, client: str, proxies: Sequence[str] = ()) -> bool:
+    """The Webhook node's ``options.ipWhitelist`` (addresses and CIDR ranges, comma-separated; empty: any).
+
+    As n8n's ``isIpAllowed(allowlist, req.ips, req.ip)``: the caller's address or one of the trusted proxies' must be
+    listed. Both come from the connection unless ``WEFT_PROXY_HOPS`` trusts ``X-Forwarded-For``
+    (:func:`weft.server.http.caller`).
+    """
     allowlist = (node.parameters.get("options") or {}).get("ipWhitelist")
     if not allowlist:
         return True
     entries = allowlist if isinstance(allowlist, list) else str(allowlist).split(",")
-    try:
-        address = ipaddress.ip_address(client.strip())
-    except ValueError:
-        return False
+    networks = []
     for entry in entries:
         try:
-            if address in ipaddress.ip_network(str(entry).strip(), strict=False):
-                return True
+            networks.append(ipaddress.ip_network(str(entry).strip(), strict=False))
         except ValueError:
             continue
-    return False
+    return any(_listed(address, networks) for address in (client, *proxies))
+
+
+def _listed(text: str, networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network]) -> bool:
+    try:
+        address = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # "::ffff:10.0.0.1" from a dual-stack socket is 10.0.0.1
+    return any(address in network for network in networks)
 
 
 def refused_ip() -> WebhookResponse:

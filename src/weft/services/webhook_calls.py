@@ -51,7 +51,7 @@ async def call_webhook(
     The node's ``authentication`` is checked first: a refused request answers as n8n does and runs nothing.
     """
     node = target.prepared.workflow.nodes[target.node]
-    if not ip_allowed(node, request.client):
+    if not ip_allowed(node, request.client, request.proxies):
         return refused_ip()
     jwt_payload = None
     if needs_auth(node):

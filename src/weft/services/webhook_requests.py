@@ -49,7 +49,10 @@ class IncomingRequest:
     files: list[UploadedFile] = field(default_factory=list)
     params: dict[str, str] = field(default_factory=dict)
     client: str = ""
-    """The caller's address (the Webhook node's ``ipWhitelist`` checks it)."""
+    """The caller's address (the Webhook node's ``ipWhitelist`` checks it): the connection's, or by
+    ``WEFT_PROXY_HOPS`` one from ``X-Forwarded-For`` (express's ``req.ip``)."""
+    proxies: tuple[str, ...] = ()
+    """The trusted proxies' addresses from ``X-Forwarded-For`` (express's ``req.ips``; none without proxy hops)."""
 
     @property
     def content_type(self) -> str:

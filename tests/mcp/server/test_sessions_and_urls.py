@@ -1,5 +1,5 @@
-"""Sessions expire when idle, test URLs serve saved workflows, production URLs only active ones, and the example
-workflow serves its tools."""
+"""Sessions expire when idle, test URLs serve the workflow the editor listens with, production URLs only active
+ones, and the example workflow serves its tools."""
 
 from __future__ import annotations
 
@@ -50,13 +50,17 @@ def test_an_expired_session_is_not_found(mcp: McpServer, golden: dict[str, Any])
     assert answer(expired) == golden["streamable"]["unknown_session"]
 
 
-def test_inactive_workflows_answer_only_on_the_test_url(mcp: McpServer) -> None:
+def test_inactive_workflows_answer_only_on_the_test_url_the_editor_listens_on(mcp: McpServer) -> None:
     path = mcp.serve("inactive", mcp_workflow("mcpInactive0001", "inactive", tools=["Calculator"]), activate=False)
     with httpx.Client(timeout=10) as client:
         refused = client.post(f"{mcp.url}/mcp/{path}", json=INIT, headers=ACCEPT)
         assert refused.status_code == 404
         assert refused.json()["message"] == f'The requested webhook "POST {path}" is not registered.'
         url = mcp.mcp_url("inactive", test=True)
+        refused = client.post(url, json=INIT, headers=ACCEPT)
+        assert refused.json()["message"] == f'The requested webhook "{path}" is not registered.'
+        listening = mcp.owner.post(f"/rest/workflows/{mcp.ids['inactive']}/run").json()["data"]
+        assert listening["testUrls"] == [url]
         sid = client.post(url, json=INIT, headers=ACCEPT).headers["mcp-session-id"]
         call = rpc("tools/call", {"name": "Calculator", "arguments": {"input": "5*5"}}, 2)
         called = client.post(url, json=call, headers={**ACCEPT, "mcp-session-id": sid})

@@ -1,6 +1,7 @@
 """Chat Trigger (``@n8n/n8n-nodes-langchain.chatTrigger``): runs the workflow when a chat message arrives.
 
-The server answers ``/webhook/<webhookId>/chat`` (an active workflow) and ``/webhook-test/<webhookId>/chat``:
+The server answers ``/webhook/<webhookId>/chat`` (an active workflow) and ``/webhook-test/<webhookId>/chat``
+(while the editor listens), both only when ``public`` is on:
 ``GET`` serves the hosted chat page (``public`` on, mode ``hostedChat``), ``POST`` takes a message
 ``{action: "sendMessage", sessionId, chatInput}`` (JSON or multipart with files). The request body becomes the
 node's output item, which ``execute`` passes through. How the server answers (``options.responseMode``:
@@ -63,7 +64,8 @@ class ChatTriggerOptions:
 
     webhook_id: str
     public: bool = False
-    """Production URLs answer only when on (the test URL always answers, as in n8n)."""
+    """The chat URLs (production and test) answer only when on, else an empty 404 (as n8n); the editor's chat
+    panel does not need it."""
     mode: str = "hostedChat"
     """``hostedChat`` (the page is served on ``GET``) or ``webhook`` (embedded chat / API only)."""
     authentication: str = "none"

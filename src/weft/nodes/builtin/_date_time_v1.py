@@ -22,6 +22,7 @@ from weft.nodes.builtin._date_time_moment import (
 )
 from weft.nodes.builtin._utils import js_to_number
 from weft.nodes.contract import ExecuteContext
+from weft.nodes.user_regex import RegexTimedOut
 from weft.workflow import Item
 
 _UNRECOGNIZED = 'The date input format could not be recognized. Please set the "From Format" field'
@@ -50,9 +51,12 @@ def execute_v1(ctx: ExecuteContext, workflow_zone: str, local_name: str) -> list
                 new["binary"] = item["binary"]
             new["json"][prop] = value
             out.append(new)
-        except NodeError as error:
+        except (NodeError, RegexTimedOut) as caught:
+            error = (
+                caught.at(ctx.node.name, "options.fromFormat", index) if isinstance(caught, RegexTimedOut) else caught
+            )
             if not ctx.continue_on_fail():
-                raise
+                raise error from None
             out.append({"json": {"error": error.message}, "pairedItem": {"item": index}})
     return out
 

@@ -2,7 +2,9 @@
 looks at the bytes, not at the operation): XLSX with openpyxl, ODS from its ``content.xml``, HTML tables as SheetJS
 parses them, and anything else as delimited text (:mod:`._extract_dsv`).
 
-XLS (BIFF, the Excel 97-2003 format) is read with xlrd, and RTF tables as SheetJS reads them.
+XLS (BIFF, the Excel 97-2003 format) is read with xlrd, and RTF tables as SheetJS reads them. An XLSX or ODS file
+(a zip) whose parts unpack to more than the instance's decompression limit is refused before anything is unpacked
+(:func:`._files_archive.check_declared_size`): a few MB of zip bomb cannot fill the memory.
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ from xml.etree import ElementTree
 from weft.nodes.builtin._convert_sheet import Cell
 from weft.nodes.builtin._extract_dsv import read_text_sheet, typed_cell
 from weft.nodes.builtin._extract_sheet import Grid, Workbook, decode_range
+from weft.nodes.builtin._files_archive import CompressionLimits, check_declared_size
 
 
 class UnreadableSpreadsheet(Exception):
     """The bytes are a spreadsheet format Weft cannot read."""
 
 
-def read_workbook(data: bytes, *, raw: bool = False) -> Workbook:
-    """The workbook in ``data``: XLSX, ODS, HTML or delimited text."""
+def read_workbook(data: bytes, *, raw: bool = False, limits: CompressionLimits | None = None) -> Workbook:
+    """The workbook in ``data``: XLSX, ODS, HTML or delimited text (a zip within ``limits``)."""
     if data[:4] == b"PK\x03\x04":
-        return _read_zip(data)
+        return _read_zip(data, limits or CompressionLimits())
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
         return _read_xls(data)
     text = data.decode("utf-8", "replace").lstrip("\ufeff")
@@ -107,8 +110,9 @@ def _single(grid: Grid) -> Workbook:
     return Workbook(names=["Sheet1"], sheets={"Sheet1": grid})
 
 
-def _read_zip(data: bytes) -> Workbook:
+def _read_zip(data: bytes, limits: CompressionLimits) -> Workbook:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        check_declared_size(archive, limits)
         names = set(archive.namelist())
         if "content.xml" in names:
             return _read_ods(archive.read("content.xml"))

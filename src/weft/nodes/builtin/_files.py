@@ -19,6 +19,7 @@ from weft.nodes.builtin._file_access import FileAccess, node_error, open_for_rea
 from weft.nodes.builtin._files_archive import CompressionLimits
 from weft.nodes.builtin._files_glob import glob_files
 from weft.nodes.contract import NodeContext
+from weft.nodes.user_regex import RegexTimedOut
 
 
 class FileSettings(Protocol):
@@ -59,9 +60,13 @@ def file_access(ctx: NodeContext) -> FileAccess:
     return access if isinstance(access, FileAccess) else FileAccess()
 
 
-async def find_files(pattern: str, *, extglob: bool = True) -> list[str]:
-    """The files a glob pattern matches (:func:`._files_glob.glob_files`, off the event loop)."""
-    return await asyncio.to_thread(glob_files, pattern, extglob=extglob)
+async def find_files(pattern: str, *, node_name: str, extglob: bool = True) -> list[str]:
+    """The files a glob pattern matches (:func:`._files_glob.glob_files`, off the event loop); an extglob that
+    backtracks for too long on a file name is :class:`RegexTimeoutError` naming ``fileSelector``."""
+    try:
+        return await asyncio.to_thread(glob_files, pattern, extglob=extglob)
+    except RegexTimedOut as timed_out:
+        raise timed_out.at(node_name, "fileSelector") from None
 
 
 def require_path(ctx: NodeContext, path: str, parameter: str, item_index: int) -> str:

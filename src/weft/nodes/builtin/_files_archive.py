@@ -3,10 +3,15 @@
 Unpacking is zip-bomb safe as n8n 2.41's ``BoundedUnzip``/``BoundedGunzip``/``BoundedUntar`` are: the bytes an
 archive *produces* are counted while they are produced (never trusting the sizes it declares), and unpacking stops
 with an error as soon as the total passes :attr:`CompressionLimits.max_decompressed_size` (n8n's
-``N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES``, 2 GiB; Weft's ``WEFT_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE``)
-or the number of files passes :attr:`CompressionLimits.max_entries` (``…_MAX_ZIP_ENTRIES``, 5000). Tar entries
-that are not regular files, or whose path is absolute or climbs out with ``..``, are skipped. These functions block
-(CPU and memory): callers run them in a worker thread.
+``N8N_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES``, 2 GiB; Weft's
+``WEFT_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES``) or the number of files passes
+:attr:`CompressionLimits.max_entries` (``…_MAX_ZIP_ENTRIES``, 5000). Tar entries that are not regular files, or
+whose path is absolute or climbs out with ``..``, are skipped.
+
+The size is checked in a first pass that keeps nothing: compressed input goes in :data:`_FEED` bytes at a time,
+output comes out :data:`_READ` bytes at a time and is only counted, so refusing a bomb holds a few hundred KiB
+whatever the limit (n8n keeps what it unpacked until the limit is passed). Only an archive within the limits is
+unpacked again, into memory. These functions block (CPU and memory): callers run them in a worker thread.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ import tarfile
 import time
 import zipfile
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from weft.errors import WeftError
 
 _READ = 64 * 1024
+#: Compressed bytes given to the inflater at once (what it has not used yet is copied on each step: keep it small).
+_FEED = 16 * 1024
 #: Names an archive entry may not take (n8n's ``isSafeObjectProperty``).
 _UNSAFE_NAMES = frozenset({"__proto__", "prototype", "constructor"})
 
@@ -41,6 +49,22 @@ class ArchiveError(WeftError):
     """An archive cannot be unpacked: invalid, too large once unpacked, or with too many files."""
 
     code = "archive_error"
+
+
+def limits_of(ctx: object) -> CompressionLimits:
+    """The instance's limits, as an execution context carries them (the defaults without)."""
+    limits = getattr(ctx, "compression_limits", None)
+    return limits if isinstance(limits, CompressionLimits) else CompressionLimits()
+
+
+def check_declared_size(archive: zipfile.ZipFile, limits: CompressionLimits) -> None:
+    """Refuse a zip whose files declare more than ``max_decompressed_size`` in total, before unpacking any.
+
+    For readers that hand the archive to a library (spreadsheets): :mod:`zipfile` never reads an entry past the
+    size it declares (more bytes fail its CRC check), so the declared total bounds what they can unpack.
+    """
+    if sum(info.file_size for info in archive.infolist()) > limits.max_decompressed_size:
+        raise size_exceeded(limits.max_decompressed_size)
 
 
 def size_exceeded(limit: int) -> ArchiveError:
@@ -106,23 +130,37 @@ class _Budget:
 
 def gunzip(data: bytes, limits: CompressionLimits) -> bytes:
     """The bytes of a gzip file (every member), at most ``max_decompressed_size`` of them."""
-    budget, parts, rest = _Budget(limits.max_decompressed_size), [], data
     try:
-        while rest:
-            inflater = zlib.decompressobj(31)
-            chunk = inflater.decompress(rest, _READ)
-            while True:
-                budget.take(len(chunk))
-                parts.append(chunk)
-                if inflater.eof or not (inflater.unconsumed_tail or chunk):
-                    break
-                chunk = inflater.decompress(inflater.unconsumed_tail, _READ)
-            if not inflater.eof:
-                raise ArchiveError("unexpected EOF")
-            rest = inflater.unused_data
+        budget = _Budget(limits.max_decompressed_size)
+        for chunk in inflated(data):
+            budget.take(len(chunk))
+        out = io.BytesIO()
+        for chunk in inflated(data):
+            out.write(chunk)
     except zlib.error as error:
         raise ArchiveError("invalid gzip data") from error
-    return b"".join(parts)
+    return out.getvalue()
+
+
+def inflated(data: bytes, wbits: int = 31) -> Iterator[bytes]:
+    """What ``data`` inflates to, in chunks of at most :data:`_READ` bytes: every member of a gzip file (``wbits``
+    31), or one zlib stream (15). Raises :class:`zlib.error` for invalid data, :class:`ArchiveError` for cut data."""
+    view, start = memoryview(data), 0
+    while start < len(data):
+        inflater, position = zlib.decompressobj(wbits), start
+        while not inflater.eof:
+            if inflater.unconsumed_tail:
+                chunk = inflater.decompress(inflater.unconsumed_tail, _READ)
+            elif position < len(data):
+                chunk = inflater.decompress(view[position : position + _FEED], _READ)
+                position = min(position + _FEED, len(data))
+            else:  # all input given: what the inflater still holds
+                chunk = inflater.decompress(b"", _READ)
+                if not chunk and not inflater.eof:
+                    raise ArchiveError("unexpected EOF")
+            if chunk:
+                yield chunk
+        start = position - len(inflater.unused_data) if wbits == 31 else len(data)
 
 
 def unzip(data: bytes, limits: CompressionLimits) -> dict[str, bytes]:
@@ -135,12 +173,13 @@ def unzip(data: bytes, limits: CompressionLimits) -> dict[str, bytes]:
         entries = [info for info in archive.infolist() if not info.filename.endswith("/")]
         if len(entries) > limits.max_entries:
             raise _too_many(limits.max_entries)
-        budget, files = _Budget(limits.max_decompressed_size), {}
-        for info in entries:
+        budget = _Budget(limits.max_decompressed_size)
+        for info in entries:  # the check: every entry read and counted, nothing kept
             if info.file_size > budget.left:
                 raise size_exceeded(budget.limit)
-            files[_entry_name(info)] = _read_bounded(archive, info, budget)
-    return files
+            for chunk in _member_chunks(archive, info):
+                budget.take(len(chunk))
+        return {_entry_name(info): b"".join(_member_chunks(archive, info)) for info in entries}
 
 
 def _entry_name(info: zipfile.ZipInfo) -> str:
@@ -150,16 +189,13 @@ def _entry_name(info: zipfile.ZipInfo) -> str:
     return info.filename.encode("cp437").decode("latin-1")
 
 
-def _read_bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: _Budget) -> bytes:
-    parts = []
+def _member_chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Iterator[bytes]:
     try:
         with archive.open(info) as member:
             while chunk := member.read(_READ):
-                budget.take(len(chunk))
-                parts.append(chunk)
+                yield chunk
     except (zipfile.BadZipFile, zlib.error, NotImplementedError, EOFError) as error:
         raise ArchiveError(f"invalid zip data: {error}") from error
-    return b"".join(parts)
 
 
 def _escapes_root(path: str) -> bool:
@@ -194,7 +230,10 @@ def untar(data: bytes, limits: CompressionLimits) -> dict[str, bytes]:
 __all__ = [
     "ArchiveError",
     "CompressionLimits",
+    "check_declared_size",
     "gunzip",
+    "inflated",
+    "limits_of",
     "make_gzip",
     "make_tar",
     "make_zip",

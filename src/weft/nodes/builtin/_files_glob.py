@@ -16,6 +16,8 @@ import os
 import re
 from collections.abc import Iterator
 
+from weft.nodes.user_regex import UserRegex, compile_built_pattern
+
 _MAGIC = set("*?[]{}()!+@")
 
 
@@ -98,7 +100,7 @@ def _class(segment: str, start: int) -> tuple[str, int] | None:
     return ("[^" if negate else "[") + body + "]", end + 1
 
 
-def _segment_regex(segment: str, extglob: bool) -> re.Pattern[str]:
+def _segment_regex(segment: str, extglob: bool) -> UserRegex:
     out, i, depth = [], 0, 0
     while i < len(segment):
         char = segment[i]
@@ -133,7 +135,8 @@ def _segment_regex(segment: str, extglob: bool) -> re.Pattern[str]:
         else:
             out.append(re.escape(char))
         i += 1
-    return re.compile(_close_groups(out) + r"\Z", re.DOTALL)
+    # +(a|aa) backtracks: the match runs with WEFT_REGEX_TIMEOUT (RegexTimedOut), not for ever
+    return compile_built_pattern(_close_groups(out), segment, whole=True)
 
 
 def _close_groups(parts: list[str]) -> str:
@@ -175,11 +178,11 @@ def _unescape(segment: str) -> str:
 # --------------------------------------------------------------------------- walking
 
 
-def _matches(regex: re.Pattern[str], name: str, segment: str) -> bool:
+def _matches(regex: UserRegex, name: str, segment: str) -> bool:
     explicit = segment.startswith((".", "\\.", "!("))  # picomatch lets a leading !( ) match dot files too
     if name.startswith(".") and not explicit:
         return False
-    return regex.match(name) is not None
+    return regex.test(name)
 
 
 def _walk(folder: str, shown: str, parts: list[str], extglob: bool) -> Iterator[str]:

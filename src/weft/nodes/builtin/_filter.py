@@ -21,6 +21,7 @@ from weft.nodes.builtin._utils import (
     js_typeof,
     validate_field_type,
 )
+from weft.nodes.user_regex import RegexSyntaxError, compile_user_regex, parse_literal
 
 #: n8n ``ENABLE_LESS_STRICT_TYPE_VALIDATION``.
 ENABLE_LESS_STRICT_TYPE_VALIDATION = (
@@ -189,27 +190,21 @@ def _display(value: Any) -> str:
 # --------------------------------------------------------------------------- operators
 
 
-def _regex(pattern: Any, ignore_case: bool) -> re.Pattern[str]:
-    text = js_string(pattern) if pattern is not None else ""
-    match = re.fullmatch(r"/(.*?)/([gimusy]*)", text, flags=re.S)
-    flags = 0
-    if match:
-        text, letters = match.group(1), match.group(2)
-        flags |= (re.I if "i" in letters else 0) | (re.M if "m" in letters else 0) | (re.S if "s" in letters else 0)
-    if ignore_case:
-        flags |= re.I
+def _regex_test(pattern: Any, text: str) -> bool:
+    """n8n ``parseRegexPattern(right).test(left)``, on the user-regex engines (:mod:`weft.nodes.user_regex`)."""
+    source, flags = parse_literal(js_string(pattern) if pattern is not None else "")
     try:
-        return re.compile(re.sub(r"\(\?<([A-Za-z_]\w*)>", r"(?P<\1>", text), flags)
-    except re.error as error:
-        raise FilterError(
-            f"Invalid regular expression: /{text}/: {error.msg}", "Check the regular expression of the condition."
-        ) from None
+        compiled = compile_user_regex(source, flags)
+    except RegexSyntaxError as error:
+        raise FilterError(str(error), "Check the regular expression of the condition.") from None
+    return compiled.test(text)
 
 
 def _string_op(operation: str, left: Any, right: Any, ignore_case: bool) -> bool | None:
-    if ignore_case and operation not in ("regex", "notRegex"):
+    if ignore_case:  # n8n lowercases the value, not the pattern, of a regex condition
         left = left.lower() if isinstance(left, str) else left
-        right = right.lower() if isinstance(right, str) else right
+        if operation not in ("regex", "notRegex"):
+            right = right.lower() if isinstance(right, str) else right
     left_s: str = left if left is not None else ""
     right_s: str = right if right is not None else ""
     ops: dict[str, Callable[[], bool]] = {
@@ -223,8 +218,8 @@ def _string_op(operation: str, left: Any, right: Any, ignore_case: bool) -> bool
         "notStartsWith": lambda: not left_s.startswith(right_s),
         "endsWith": lambda: left_s.endswith(right_s),
         "notEndsWith": lambda: not left_s.endswith(right_s),
-        "regex": lambda: _regex(right, ignore_case).search(left_s) is not None,
-        "notRegex": lambda: _regex(right, ignore_case).search(left_s) is None,
+        "regex": lambda: _regex_test(right, left_s),
+        "notRegex": lambda: not _regex_test(right, left_s),
     }
     fn = ops.get(operation)
     return fn() if fn else None

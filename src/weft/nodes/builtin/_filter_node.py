@@ -13,6 +13,7 @@ from weft.nodes.builtin._filter import (
 )
 from weft.nodes.builtin._utils import Params, has_expression
 from weft.nodes.contract import ExecuteContext
+from weft.nodes.user_regex import RegexTimedOut
 
 
 class CompiledFilter:
@@ -73,12 +74,17 @@ def filter_version_of(node_version: float) -> int:
     return 3 if node_version >= 2.3 else 2 if node_version >= 2.2 else 1
 
 
-def filter_error(ctx: ExecuteContext, error: Exception, item_index: int, loose: bool) -> WeftError:
+def filter_error(
+    ctx: ExecuteContext, error: Exception, item_index: int, loose: bool, parameter: str = "conditions"
+) -> WeftError:
     """A filter failure as the node's error: n8n keeps the message and adds a hint to loosen validation.
 
-    Errors that already are Weft errors (an expression that failed) are kept as they are."""
+    Errors that already are Weft errors (an expression that failed) are kept as they are; a regular expression
+    that ran out of time names the node and ``parameter``."""
     if isinstance(error, WeftError):
         return error
+    if isinstance(error, RegexTimedOut):
+        return error.at(ctx.node.name, parameter, item_index)
     description = getattr(error, "description", None)
     if not description and not loose:
         description = ENABLE_LESS_STRICT_TYPE_VALIDATION

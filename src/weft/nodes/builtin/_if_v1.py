@@ -10,7 +10,6 @@ Items go out unchanged: ``true`` on output 0, ``false`` on output 1.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -19,6 +18,7 @@ from weft.errors import NodeOperationError
 from weft.nodes.builtin._legacy import legacy_param
 from weft.nodes.builtin._utils import js_strict_equal, js_string, js_to_number, js_truthy
 from weft.nodes.contract import ExecuteContext
+from weft.nodes.user_regex import RegexTimedOut, compile_user_regex, parse_literal
 from weft.workflow import Item, NodeOutput
 
 _DATA_TYPES = ("boolean", "dateTime", "number", "string")
@@ -63,15 +63,8 @@ def _is_empty(value: Any) -> bool:
 
 
 def _regex(value1: Any, value2: Any) -> bool:
-    pattern = _text(value2)
-    literal = re.match(r"^/(.*?)/([gimusy]*)$", pattern)
-    flags = 0
-    if literal:
-        pattern = literal.group(1)
-        flags = re.IGNORECASE if "i" in literal.group(2) else 0
-        flags |= re.MULTILINE if "m" in literal.group(2) else 0
-        flags |= re.DOTALL if "s" in literal.group(2) else 0
-    return re.search(pattern, _text(value1), flags) is not None
+    """n8n: ``(value1 || '').toString().match(new RegExp(...))``, on the user-regex engines."""
+    return compile_user_regex(*parse_literal(_text(value2))).test(_text(value1))
 
 
 def _text(value: Any) -> str:
@@ -162,5 +155,9 @@ def execute_if_v1(ctx: ExecuteContext, combine_parameter: str = "combineOperatio
     false_items: list[Item] = []
     # no per-item error handling, as in n8n's IfV1: an error fails the node (the engine applies `onError`)
     for index, item in enumerate(ctx.get_input_data()):
-        (true_items if _route(ctx, index, combine_parameter) else false_items).append(item)
+        try:
+            passed = _route(ctx, index, combine_parameter)
+        except RegexTimedOut as timed_out:
+            raise timed_out.at(ctx.node.name, "conditions.string", index) from None
+        (true_items if passed else false_items).append(item)
     return [true_items, false_items]

@@ -13,6 +13,7 @@ from weft.nodes.builtin._convert_encoding import python_codec
 from weft.nodes.builtin._extract_csv import CsvError, CsvOptions, CsvParser
 from weft.nodes.builtin._extract_readers import UnreadableSpreadsheet, read_workbook
 from weft.nodes.builtin._extract_sheet import Workbook, sheet_to_json
+from weft.nodes.builtin._files_archive import CompressionLimits, limits_of
 from weft.nodes.contract import ExecuteContext
 from weft.workflow import Item
 
@@ -117,10 +118,10 @@ def sheet_range(options: dict[str, Any]) -> Any:
         return text
 
 
-async def workbook_rows(data: bytes, options: dict[str, Any]) -> list[Any]:
-    """The rows of the chosen sheet of the workbook in ``data`` (read off the event loop)."""
+async def workbook_rows(data: bytes, options: dict[str, Any], limits: CompressionLimits | None = None) -> list[Any]:
+    """The rows of the chosen sheet of the workbook in ``data`` (read off the event loop; a zip within ``limits``)."""
     try:
-        workbook = await asyncio.to_thread(read_workbook, data, raw=bool(options.get("rawData")))
+        workbook = await asyncio.to_thread(read_workbook, data, raw=bool(options.get("rawData")), limits=limits)
     except UnreadableSpreadsheet as error:
         raise ReadError(str(error)) from error
     except Exception as error:  # a corrupt file: openpyxl's, xlrd's or zipfile's words, at the libraries' edge
@@ -136,7 +137,7 @@ async def workbook_rows(data: bytes, options: dict[str, Any]) -> list[Any]:
 
 async def sheet_rows(ctx: ExecuteContext, entry: dict[str, Any], options: dict[str, Any]) -> list[Any]:
     """The rows of a binary entry's workbook."""
-    return await workbook_rows(await ctx.binary_bytes(entry), options)
+    return await workbook_rows(await ctx.binary_bytes(entry), options, limits_of(ctx))
 
 
 async def read_rows(

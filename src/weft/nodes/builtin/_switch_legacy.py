@@ -17,6 +17,7 @@ from weft.nodes.builtin._if_v1 import date_time, operation_named
 from weft.nodes.builtin._legacy import legacy_param
 from weft.nodes.builtin._utils import js_to_number
 from weft.nodes.contract import ExecuteContext
+from weft.nodes.user_regex import RegexTimedOut
 from weft.workflow import MAIN, Item, NodeOutput
 
 #: n8n's defaults of ``value1`` and of a rule's ``operation``/``value2``, per ``dataType``.
@@ -52,12 +53,19 @@ def execute_legacy_switch(ctx: ExecuteContext) -> NodeOutput:
     outputs: NodeOutput = [[] for _ in range(4)] if version < 2 else []
     for index, item in enumerate(items):
         try:
-            _route(ctx, version, outputs, item, index)
+            _route_located(ctx, version, outputs, item, index)
         except NodeOperationError as error:
             if not ctx.continue_on_fail() or not outputs:
                 raise
             outputs[0].append({"json": {"error": str(error)}})
     return outputs
+
+
+def _route_located(ctx: ExecuteContext, version: float, outputs: NodeOutput, item: Item, index: int) -> None:
+    try:
+        _route(ctx, version, outputs, item, index)
+    except RegexTimedOut as timed_out:
+        raise timed_out.at(ctx.node.name, "rules.rules", index) from None
 
 
 def _route(ctx: ExecuteContext, version: float, outputs: NodeOutput, item: Item, index: int) -> None:

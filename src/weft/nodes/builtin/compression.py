@@ -15,8 +15,8 @@ from weft.binary.meta import extension, lookup
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.builtin._files_archive import (
     ArchiveError,
-    CompressionLimits,
     gunzip,
+    limits_of,
     make_gzip,
     make_tar,
     make_zip,
@@ -31,11 +31,6 @@ from weft.workflow import Item, NodeOutput
 ALREADY_COMPRESSED = frozenset(
     "7z aifc bz2 doc docx gif gz heic heif jpg jpeg mov mp3 mp4 pdf png ppt pptx rar webm webp xls xlsx zip".split()
 )
-
-
-def _limits(ctx: ExecuteContext) -> CompressionLimits:
-    limits = getattr(ctx, "compression_limits", None)
-    return limits if isinstance(limits, CompressionLimits) else CompressionLimits()
 
 
 def _js_text(value: Any) -> str:
@@ -84,7 +79,7 @@ class Compression(NodeType):
     async def _decompress(self, ctx: ExecuteContext, index: int) -> dict[str, Any]:
         names = _names(ctx.get_node_parameter("binaryPropertyName", 0))
         prefix = js_string(ctx.get_node_parameter("outputPrefix", 0, "file_"))
-        limits, binary, counter = _limits(ctx), {}, 0
+        limits, binary, counter = limits_of(ctx), {}, 0
         for position, name in enumerate(names):
             entry = ctx.assert_binary_data(index, name)
             data = await ctx.get_binary_data_buffer(index, name)

@@ -61,7 +61,7 @@ class ReadBinaryFiles(NodeType):
         count = len(ctx.get_input_data())
         out: list[Item] = []
         try:
-            for path in await find_files(selector):
+            for path in await find_files(selector, node_name=ctx.node.name):
                 entry = await read_file(ctx, path)
                 out.append({"binary": {field: entry}, "json": {}, "pairedItem": [{"item": i} for i in range(count)]})
         except FileSystemError as error:

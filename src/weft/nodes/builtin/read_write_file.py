@@ -102,7 +102,12 @@ class ReadWriteFile(NodeType):
                 description="Set 'File(s) Selector' to a path or a glob pattern, e.g. /home/user/files/*.csv",
                 item_index=index,
             )
-        files = await find_files(escaped) if literal else await find_files(selector, extglob=False)
+        name = ctx.node.name
+        files = (
+            await find_files(escaped, node_name=name)
+            if literal
+            else await find_files(selector, node_name=name, extglob=False)
+        )
         if not files and float(ctx.node.typeVersion) > 1:
             raise NodeApiError(
                 ctx.node.name,

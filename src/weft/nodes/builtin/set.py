@@ -155,7 +155,9 @@ class _ManualBuilder(_Builder):
                     value = None
             elif value_dynamic:
                 value = (
-                    evaluate(value, item_index) if isinstance(value, str) else self.params.resolve(value, item_index)
+                    evaluate(value, item_index, parameter=name)
+                    if isinstance(value, str)
+                    else self.params.resolve(value, item_index)
                 )
             if kind == "binary":
                 raise SetFieldError(f"Could not find binary data specified in field {name}")

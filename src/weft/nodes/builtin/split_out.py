@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
+from weft.expressions.offload import cooperate
 from weft.nodes.builtin._utils import Params, get_path, split_fields, unset_path
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import Item, NodeOutput
@@ -39,7 +40,9 @@ class SplitOut(NodeType):
                 raise NodeOperationError(
                     ctx.node.name, str(error), description="Give one destination field name per field, comma-separated."
                 ) from None
-            for entry in split:
+            for position, entry in enumerate(split):
+                if not position & 1023:
+                    cooperate()  # a list of 300,000 elements must not hold the event loop
                 output.append(_finish(ctx, params, item, entry, fields, include, options, index))
         return [output]
 
@@ -78,6 +81,8 @@ def _split_item(item: Item, fields: list[str], options: dict[str, Any], include:
     for field_index, field in enumerate(fields):
         destination = destinations[field_index] if field_index < len(destinations) else ""
         for position, element in enumerate(_elements(item, field, dot)):
+            if not position & 1023:
+                cooperate()
             if position >= len(split):
                 split.append({"json": {}})
             entry = split[position]

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
 from weft.nodes.builtin._convert_spreadsheet import spreadsheet_binary
+from weft.nodes.builtin._files_archive import limits_of
 from weft.nodes.builtin._spreadsheet_read import ReadError, from_file, workbook_rows
 from weft.nodes.builtin.convert_to_file import all_paired, error_item
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
@@ -61,7 +62,7 @@ async def _write(ctx: ExecuteContext, items: list[Item]) -> list[Item]:
 async def _rows_v1(ctx: ExecuteContext, index: int, options: dict[str, Any]) -> list[Any]:
     data = await ctx.get_binary_data_buffer(index, ctx.get_node_parameter("binaryPropertyName", index))
     try:
-        return await workbook_rows(data, options)
+        return await workbook_rows(data, options, limits_of(ctx))
     except ReadError as error:
         raise NodeOperationError(ctx.node.name, error.message, item_index=index) from error
 

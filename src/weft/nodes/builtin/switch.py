@@ -84,7 +84,7 @@ class Switch(NodeType):
                 self._route(ctx, params, filters, options, outputs, item, index)
             except Exception as error:
                 if not ctx.continue_on_fail():
-                    raise filter_error(ctx, error, index, bool(settings["loose"])) from error
+                    raise filter_error(ctx, error, index, bool(settings["loose"]), "rules.values") from error
                 outputs[0].append({"json": {"error": str(error)}})
         return outputs
 

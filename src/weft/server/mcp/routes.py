@@ -1,11 +1,13 @@
-"""``/mcp/<path>`` (active workflows) and ``/mcp-test/<path>`` (any saved workflow): the MCP Server Trigger's URLs.
+"""``/mcp/<path>`` (active workflows) and ``/mcp-test/<path>`` (while the editor listens): the MCP Server Trigger's
+URLs.
 
 n8n's ``McpTrigger.webhook``, step for step: the body is parsed (422 when it is not JSON), the trigger's
 ``authentication`` checked (``bearerAuth``/``headerAuth``: a bare 403 ``Authorization data is wrong!``, 500
 without a credential), then ``GET`` opens an SSE session, ``DELETE`` ends a streamable-HTTP session (405 for an
 SSE one), and ``POST`` goes to the session named by ``?sessionId=`` or the ``mcp-session-id`` header (404
 ``Session not found`` for an unknown header, 401 ``No transport found for sessionId`` for an unknown query), or
-opens a streamable-HTTP session with ``initialize``.
+opens a streamable-HTTP session with ``initialize``. On a test URL the session's first ``tools/call`` runs the
+workflow, so it claims the listener (:mod:`weft.services.listening`): later requests answer n8n's 404.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from weft.server.mcp import transport
 from weft.server.mcp.calls import ToolCalls, TriggerFailedError
 from weft.server.mcp.protocol import dispatch
 from weft.server.mcp.sessions import McpSession, SessionStore
-from weft.server.mcp.targets import McpTarget, active_methods, find_active, find_saved
-from weft.server.routes.webhooks import PRODUCTION_HINT, TEST_HINT
+from weft.server.mcp.targets import McpTarget, Role, active_methods, find_active, find_listening
+from weft.server.routes.webhooks import PRODUCTION_HINT
 from weft.services.errors import WebhookNotFoundError
 from weft.services.instance import Instance
+from weft.services.listening import Listener, not_listening
 from weft.services.webhook_auth import WebhookAuthorizationError, check_webhook_auth, needs_auth
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
@@ -56,16 +59,27 @@ async def test_mcp(request: Request) -> Response:
     return await _serve(request, test=True)
 
 
+async def _find(server: McpServer, method: str, path: str, *, test: bool) -> tuple[McpTarget, Role, Listener | None]:
+    """The trigger for ``method path`` (a test URL's with its listener), or n8n's 404."""
+    instance = server.instance
+    if test:
+        found = await find_listening(instance.test_webhooks, method, path)
+        if found is None:
+            raise _not_found(method, path, await instance.test_webhooks.methods(path, "mcp"), test)
+        return found
+    hit = await find_active(instance.active, method, path)
+    if hit is None:
+        raise _not_found(method, path, active_methods(instance.active, path), test)
+    return hit[0], hit[1], None
+
+
 async def _serve(request: Request, *, test: bool) -> Response:
     server = mcp_server(request)
     path: str = request.path_params["path"]
-    runner = server.instance.runner
-    hit = await (
-        find_saved(runner, request.method, path) if test else find_active(server.instance.active, request.method, path)
-    )
-    if hit is None:
-        return _not_found(request.method, path, [] if test else active_methods(server.instance.active, path), test)
-    target, role = hit
+    try:
+        target, role, listener = await _find(server, request.method, path, test=test)
+    except _WrongMethod as refused:
+        return refused.response
     body: Any = None
     if request.method == "POST":
         raw = await request.body()
@@ -81,7 +95,7 @@ async def _serve(request: Request, *, test: bool) -> Response:
             return _open_sse(server, target, request)
         if role == "delete":
             return _delete(server, request)
-        return await _post(server, target, request, body)
+        return await _post(server, target, request, body, listener)
     except transport.TransportError as refused:
         return refused.response
     except TriggerFailedError:
@@ -124,11 +138,14 @@ def _delete(server: McpServer, request: Request) -> Response:
     return transport.empty(200)
 
 
-async def _post(server: McpServer, target: McpTarget, request: Request, body: Any) -> Response:
+async def _post(
+    server: McpServer, target: McpTarget, request: Request, body: Any, listener: Listener | None
+) -> Response:
     session_id = _session_id(request)
     if not session_id:
         messages = transport.check_post(request.headers, body)
         transport.check_new_session(messages)
+        await _claim_for_calls(server, listener, messages)
         return await _answer(server, target, server.sessions.create("streamable"), messages)
     session = server.sessions.get(session_id)
     if session is None:
@@ -136,10 +153,19 @@ async def _post(server: McpServer, target: McpTarget, request: Request, body: An
             return transport.text(404, "Session not found")
         return transport.text(401, "No transport found for sessionId")
     if session.kind == "sse":
+        await _claim_for_calls(server, listener, body if isinstance(body, list) else [body])
         return await _post_to_stream(server, target, session, body)
     messages = transport.check_post(request.headers, body)
     transport.check_in_session(messages, request.headers)
+    await _claim_for_calls(server, listener, messages)
     return await _answer(server, target, session, messages)
+
+
+async def _claim_for_calls(server: McpServer, listener: Listener | None, messages: list[Any]) -> None:
+    """A test URL's ``tools/call`` runs the workflow: it claims the listener first (n8n stops listening once a
+    call started an execution; ``initialize`` and ``tools/list`` start none)."""
+    if listener is not None and any(isinstance(m, dict) and m.get("method") == "tools/call" for m in messages):
+        await server.instance.test_webhooks.claim(listener)
 
 
 async def _answer(server: McpServer, target: McpTarget, session: McpSession, messages: list[Any]) -> Response:
@@ -183,16 +209,24 @@ def _unparsable(exc: ValueError) -> Response:
     return Response(json.dumps(body), status_code=422, media_type="application/json")
 
 
-def _not_found(method: str, path: str, allowed: list[str], test: bool) -> Response:
-    """n8n's 404: the path is unknown, or it is registered for other methods (n8n names them)."""
-    if allowed:
+class _WrongMethod(Exception):
+    """n8n's 404 for a path registered for other methods (it names them, with no hint)."""
+
+    def __init__(self, method: str, allowed: list[str]) -> None:
+        super().__init__(method)
         methods = allowed[0] if len(allowed) == 1 else f"{', '.join(allowed[:-1])} or {allowed[-1]}"
         message = f"This webhook is not registered for {method} requests. Did you mean to make a {methods} request?"
-        return Response(json.dumps({"code": 404, "message": message}), status_code=404, media_type="application/json")
-    name = path if test else f"{method} {path}"
-    raise WebhookNotFoundError(
-        f'The requested webhook "{name}" is not registered.', hint=TEST_HINT if test else PRODUCTION_HINT
-    )
+        body = json.dumps({"code": 404, "message": message})
+        self.response = Response(body, status_code=404, media_type="application/json")
+
+
+def _not_found(method: str, path: str, allowed: list[str], test: bool) -> Exception:
+    """n8n's 404: the path is unknown (a test URL: nobody listens on it), or registered for other methods."""
+    if allowed:
+        return _WrongMethod(method, allowed)
+    if test:
+        return not_listening(path)
+    return WebhookNotFoundError(f'The requested webhook "{method} {path}" is not registered.', hint=PRODUCTION_HINT)
 
 
 routes = [

@@ -2,13 +2,12 @@
 
 n8n registers three webhooks per trigger (``isFullPath``): ``GET <path>/sse``, ``POST <path>/messages`` and
 ``DELETE <path>`` before version 2, ``GET``/``POST``/``DELETE <path>`` from version 2. Production URLs
-(``/mcp/…``) belong to active workflows; test URLs (``/mcp-test/…``) to any saved workflow (n8n's need the
-editor to listen first; Weft serves the saved workflow, as its Chat Trigger's test URL does).
+(``/mcp/…``) belong to active workflows; test URLs (``/mcp-test/…``) to the workflow the editor listens with
+(:mod:`weft.services.listening`), as it was when listening started.
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import Literal, cast
 from weakref import WeakKeyDictionary
@@ -16,11 +15,9 @@ from weakref import WeakKeyDictionary
 from weft.ai.nodes.mcp_trigger import is_mcp_trigger, trigger_urls
 from weft.db.webhooks import normalize_path
 from weft.services.activation import ActiveWorkflows
+from weft.services.listening import Listener, TestWebhooks
 from weft.services.prepared import PreparedWorkflow
-from weft.services.runner import WorkflowRunner
 from weft.workflow import NodeModel
-
-log = logging.getLogger("weft.mcp")
 
 Role = Literal["setup", "message", "delete"]
 
@@ -89,21 +86,15 @@ def active_methods(active: ActiveWorkflows, path: str) -> list[str]:
     return _INDEXES.setdefault(active, TargetIndex()).methods(path)
 
 
-async def find_saved(runner: WorkflowRunner, method: str, path: str) -> tuple[McpTarget, Role] | None:
-    """The trigger of any saved workflow for ``method path`` (test URLs)."""
-    for stored in await runner.db(runner.store.workflows.list):
-        nodes = stored.data.get("nodes") or []
-        if not any(isinstance(n, dict) and n.get("type") == "@n8n/n8n-nodes-langchain.mcpTrigger" for n in nodes):
-            continue
-        try:
-            prepared = runner.cache.get(stored)
-        except Exception as exc:  # a broken workflow is skipped, as the active table skips it
-            log.error("Workflow %r cannot be served over MCP: %s", stored.id, exc)
-            continue
-        hit = targets_of(prepared, test=True).get((method, normalize_path(path)))
-        if hit is not None:
-            return hit
-    return None
+async def find_listening(
+    test_webhooks: TestWebhooks, method: str, path: str
+) -> tuple[McpTarget, Role, Listener] | None:
+    """The trigger the editor listens with for ``method path`` (test URLs), and its listener."""
+    listener = await test_webhooks.find("mcp", method, path)
+    if listener is None:
+        return None
+    hit = targets_of(listener.prepared, test=True).get((method, normalize_path(path)))
+    return None if hit is None else (hit[0], hit[1], listener)
 
 
 __all__ = [
@@ -112,7 +103,7 @@ __all__ = [
     "TargetIndex",
     "active_methods",
     "find_active",
-    "find_saved",
+    "find_listening",
     "targets_of",
     "trigger_urls",
 ]

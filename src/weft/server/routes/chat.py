@@ -1,21 +1,24 @@
 """``/webhook/<webhookId>/chat`` and ``/webhook-test/<webhookId>/chat``: the Chat Trigger's URLs.
 
-Matched before the generic webhook routes; a ``webhookId`` that belongs to no Chat Trigger is handed to them, so
-a Webhook node whose path is ``<something>/chat`` keeps working. Streamed answers are NDJSON (n8n's format) or,
-for clients sending ``Accept: text/event-stream``, server-sent events. ``OPTIONS`` answers CORS pre-flights;
-every answer to a call with an ``Origin`` carries n8n's CORS headers (``options.allowedOrigins``, default ``*``;
-:func:`weft.services.chat_auth.cors_headers`).
+Matched before the generic webhook routes; a ``webhookId`` that belongs to no Chat Trigger (of an active workflow;
+for the test URL, of a workflow the editor listens with) is handed to them, so a Webhook node whose path is
+``<something>/chat`` keeps working, and a test URL nobody listens on gets their 404. Streamed answers are NDJSON
+(n8n's format) or, for clients sending ``Accept: text/event-stream``, server-sent events. ``OPTIONS`` answers
+CORS pre-flights; every answer to a call with an ``Origin`` carries n8n's CORS headers (``options.allowedOrigins``,
+default ``*``; :func:`weft.services.chat_auth.cors_headers`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from weft.server.http import read_request, to_response
+from weft.server.http import read_request, to_response, webhook_response
 from weft.server.routes import webhooks
-from weft.services.chat import ChatAnswer, ChatStream, ChatTarget, call_chat, find_active_chat, find_saved_chat
+from weft.services.chat import ChatAnswer, ChatStream, ChatTarget, call_chat, chat_target, find_active_chat
 from weft.services.chat_auth import cors_headers
 from weft.services.instance import Instance
 
@@ -36,10 +39,12 @@ async def production_chat(request: Request) -> Response:
 async def test_chat(request: Request) -> Response:
     instance: Instance = request.app.state.instance
     webhook_id: str = request.path_params["webhook_id"]
-    target = await find_saved_chat(instance.runner, webhook_id)
-    if target is None:
+    method = "POST" if request.method == "OPTIONS" else request.method  # a pre-flight asks for the chat's POST
+    listener = await instance.test_webhooks.find("chat", method, f"{webhook_id}/chat")
+    target = chat_target(listener.prepared, listener.node) if listener is not None else None
+    if listener is None or target is None:
         return await webhooks.test_webhook(_as_webhook(request, webhook_id))
-    return await _call(instance, request, target, test=True)
+    return await _call(instance, request, target, test=True, claim=lambda: instance.test_webhooks.claim(listener))
 
 
 def _as_webhook(request: Request, webhook_id: str) -> Request:
@@ -47,16 +52,26 @@ def _as_webhook(request: Request, webhook_id: str) -> Request:
     return request
 
 
-async def _call(instance: Instance, request: Request, target: ChatTarget, *, test: bool) -> Response:
+async def _call(
+    instance: Instance,
+    request: Request,
+    target: ChatTarget,
+    *,
+    test: bool,
+    claim: Callable[[], Awaitable[None]] | None = None,
+) -> Response:
     cors = cors_headers(target.options.allowed_origins, request.headers, request.method)
     if request.method == "OPTIONS":
         return Response(status_code=204, headers=cors)
-    url = f"{instance.settings.public_url.rstrip('/')}{request.url.path}"
+    url = f"{instance.settings.base_url.rstrip('/')}{request.url.path}"
     incoming = await read_request(request, f"{target.options.webhook_id}/chat", url)
     answer = await call_chat(
-        instance.runner, target, incoming, test=test, page_url=request.url.path, auth=instance.auth
+        instance.runner, target, incoming, test=test, page_url=request.url.path, auth=instance.auth, claim=claim
     )
-    response = chat_response(answer)
+    if request.method in ("GET", "HEAD") or isinstance(answer, ChatStream):
+        response = chat_response(answer)  # the hosted page is not sandboxed, as n8n's is not (it needs its origin)
+    else:  # a workflow's answer: an HTML one is sandboxed, as n8n's
+        response = webhook_response(answer, instance.settings)
     response.headers.update(cors)
     return response
 

@@ -48,12 +48,14 @@ class PublicApiError(Exception):
 
 
 def require(scope: str) -> Any:
-    """A dependency refusing (403 ``Forbidden``, as n8n) keys without ``scope``."""
+    """A dependency refusing keys without ``scope``: 403 ``Forbidden`` as n8n, and which scope is missing."""
 
     def check(request: Request) -> None:
         key: StoredApiKey | None = getattr(request.state, "api_key", None)
-        if key is None or scope not in key.scopes:
+        if key is None:
             raise PublicApiError(403, "Forbidden")
+        if scope not in key.scopes:
+            raise PublicApiError(403, f"Forbidden: this API key lacks the scope '{scope}'; create a key that has it.")
 
     return Depends(check)
 

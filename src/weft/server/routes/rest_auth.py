@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from weft.db.users import StoredUser
 from weft.server.deps import InstanceDep
+from weft.server.http import caller
 from weft.services.auth import API_KEY_SCOPES, COOKIE_NAME, AuthError, Login
 
 router = APIRouter(tags=["users"])
@@ -80,7 +81,7 @@ async def setup_owner(instance: InstanceDep, request: Request, response: Respons
 @router.post("/login", summary="Log in: sets the n8n-auth session cookie")
 async def login(instance: InstanceDep, request: Request, response: Response, body: LoginBody) -> dict[str, Any]:
     email = body.emailOrLdapLoginId or body.email or ""
-    address = request.client.host if request.client else ""
+    address = caller(request)[0]  # the connection's address, or X-Forwarded-For's by WEFT_PROXY_HOPS
     done = await instance.runner.db(instance.auth.login, email, body.password, address=address)
     _set_cookie(request, response, done)
     return {"data": done.user.to_json()}

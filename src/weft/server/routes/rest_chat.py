@@ -38,7 +38,7 @@ async def chat_with_workflow(
     target = editor_chat_target(prepared, node)
     if target is None:
         raise BadRequestError(_NO_TRIGGER)
-    url = f"{instance.settings.public_url.rstrip('/')}{request.url.path}"
+    url = f"{instance.settings.base_url.rstrip('/')}{request.url.path}"
     incoming = await read_request(request, f"{workflow_id}/chat", url)
     message = chat_item(incoming)["json"]
     if message.get("action") == "loadPreviousSession":

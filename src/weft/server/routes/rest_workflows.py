@@ -13,7 +13,7 @@ from weft.db.base import NotFoundError
 from weft.server.deps import InstanceDep
 from weft.server.routes.rest_tags import import_tags, save_tags, tagged
 from weft.server.schemas import Deleted, Envelope, RunStarted, WorkflowIn, WorkflowOut
-from weft.services.activation import webhook_nodes
+from weft.services.listening_urls import listening_triggers
 from weft.services.prepared import prepare
 from weft.services.webhook_requests import BadRequestError
 
@@ -175,9 +175,9 @@ async def run_workflow(
         prepared = instance.runner.cache.get(stored)
     run_data = await _run_data(instance.runner, workflow_id, request)
     start = request.trigger()
-    unpinned = [name for name, _ in webhook_nodes(prepared) if name not in prepared.workflow.pin_data]
-    if not run_data and unpinned and (start is None or start in unpinned):
-        urls = await instance.test_webhooks.listen(prepared.data)
+    listening = _listening_triggers(prepared, start, request.destination(), run_data)
+    if listening:
+        urls = await instance.test_webhooks.listen(prepared, triggers=listening)
         return Envelope(data=RunStarted(waitingForWebhook=True, testUrls=urls))
     begin = _begin(start, request.destination(), run_data, request.dirtyNodeNames or [])
     if not wait:
@@ -185,6 +185,20 @@ async def run_workflow(
         return Envelope(data=RunStarted(executionId=execution_id, status="running"))
     result = await instance.runner.run(prepared, mode="manual", begin=begin)
     return Envelope(data=RunStarted(executionId=result.execution_id, status=result.run["status"]))
+
+
+def _listening_triggers(
+    prepared: PreparedWorkflow, start: str | None, destination: str | None, run_data: dict[str, Any] | None
+) -> list[str]:
+    """The triggers whose test URLs the run listens on instead of running now (n8n's ``needsWebhook``): those with
+    a test URL (Webhook, Form, public Chat, MCP Server) and not pinned; the one executed as a step ("Execute step"
+    on it), else the one to start from, else all of them, when no run data is reused."""
+    triggers = [name for name in listening_triggers(prepared) if name not in prepared.workflow.pin_data]
+    if destination in triggers:
+        return [str(destination)]
+    if run_data:
+        return []
+    return triggers if start is None else [name for name in triggers if name == start]
 
 
 async def _run_data(runner: WorkflowRunner, workflow_id: str, request: RunIn) -> dict[str, Any] | None:

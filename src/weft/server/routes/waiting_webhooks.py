@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from weft.server.http import read_request, to_response
+from weft.server.http import read_request, webhook_response
 from weft.services.instance import Instance
 from weft.services.send_and_wait import call_send_and_wait
 from weft.services.webhook_calls import call_waiting_webhook
@@ -17,16 +17,17 @@ METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
 async def waiting_webhook(request: Request) -> Response:
     instance: Instance = request.app.state.instance
     execution_id: str = request.path_params["execution_id"]
-    url = f"{instance.settings.public_url.rstrip('/')}/webhook-waiting/{execution_id}"
+    url = f"{instance.settings.base_url.rstrip('/')}/webhook-waiting/{execution_id}"
     incoming = await read_request(request, execution_id, url)
     signature = request.query_params.get("signature")
     suffix = request.path_params.get("suffix")
     if suffix:  # a send-and-wait link names its node: /webhook-waiting/<id>/<nodeId>
         answered = await call_send_and_wait(instance.runner, execution_id, suffix, incoming, signature)
         if answered is not None:
-            return to_response(answered)
+            return webhook_response(answered, instance.settings)
     incoming.query.pop("signature", None)
-    return to_response(await call_waiting_webhook(instance.runner, execution_id, incoming, signature))
+    answer = await call_waiting_webhook(instance.runner, execution_id, incoming, signature)
+    return webhook_response(answer, instance.settings)
 
 
 routes = [

@@ -10,10 +10,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from weft.server.http import read_request, to_response
+from weft.server.http import read_request, webhook_response
 from weft.services.activation import WebhookTarget, webhook_url
 from weft.services.errors import WebhookNotFoundError
 from weft.services.instance import Instance
+from weft.services.listening import TEST_HINT
 from weft.services.webhook_calls import call_webhook
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
@@ -22,10 +23,6 @@ PRODUCTION_HINT = (
     "The workflow must be active for a production URL to run successfully. You can activate the workflow using "
     "the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't "
     "shown on the canvas (only in the executions list)"
-)
-TEST_HINT = (
-    "Click the 'Execute workflow' button on the canvas, then try again. (In test mode, the webhook only works "
-    "for one call after you click this button)"
 )
 
 
@@ -46,14 +43,14 @@ async def test_webhook(request: Request) -> Response:
     path: str = request.path_params["path"]
     target = await instance.test_webhooks.take(request.method, path)
     if target is None:
-        allowed = await instance.test_webhooks.methods(path)
+        allowed = await instance.test_webhooks.methods(path, "webhook")
         raise _not_found(request.method, path, allowed, TEST_HINT, test=True)
     return await _call(instance, request, target, path, test=True)
 
 
 async def _call(instance: Instance, request: Request, target: WebhookTarget, path: str, *, test: bool) -> Response:
-    incoming = await read_request(request, path, webhook_url(instance.settings.public_url, path, test=test))
-    return to_response(await call_webhook(instance.runner, target, incoming, test=test))
+    incoming = await read_request(request, path, webhook_url(instance.settings.base_url, path, test=test))
+    return webhook_response(await call_webhook(instance.runner, target, incoming, test=test), instance.settings)
 
 
 def _not_found(method: str, path: str, allowed: list[str], hint: str, *, test: bool = False) -> WebhookNotFoundError:
@@ -72,4 +69,4 @@ routes = [
     Route("/webhook-test/{path:path}", test_webhook, methods=METHODS),
 ]
 
-__all__ = ["routes"]
+__all__ = ["PRODUCTION_HINT", "TEST_HINT", "routes"]
