@@ -282,13 +282,19 @@ def buffer_string(messages: Sequence[Message]) -> str:
         if isinstance(m, SystemMessage):
             lines.append(f"System: {m.content}")
         elif isinstance(m, HumanMessage):
-            lines.append(f"Human: {m.text}")
+            # LangChain's getBufferString: parts joined as they are, an image as "[image]" (case a303)
+            text = m.content if isinstance(m.content, str) else "".join(_part_text(p) for p in m.content)
+            lines.append(f"Human: {text}")
         elif isinstance(m, AIMessage):
             calls = json.dumps([c.to_json() for c in m.tool_calls]) if m.tool_calls else ""
             lines.append(f"AI: {m.content}{calls}")
         else:
             lines.append(f"Tool: {m.content}")
     return "\n".join(lines)
+
+
+def _part_text(part: ContentPart) -> str:
+    return part.text if isinstance(part, TextPart) else "[image]"
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""AI node types. ``CATALOG`` lists the chat-model nodes for the ``weft.nodes`` entry point.
+"""AI node types. ``CATALOG`` lists the chat-model and chain nodes for the ``weft.nodes`` entry point.
 
 Register it in ``pyproject.toml``::
 
@@ -10,13 +10,40 @@ from __future__ import annotations
 
 _LC = "@n8n/n8n-nodes-langchain."
 
-#: ``{type name: "module:Class"}`` of the chat-model node types (imported on first use).
+#: The retrieval node types: ``{n8n name: "module:Class"}`` under ``weft.ai.nodes.retrieval``.
+_RETRIEVAL = {
+    "embeddingsOpenAi": "embeddings_openai:EmbeddingsOpenAi",
+    "embeddingsOllama": "embeddings_ollama:EmbeddingsOllama",
+    "documentDefaultDataLoader": "document_default_data_loader:DocumentDefaultDataLoader",
+    "textSplitterRecursiveCharacterTextSplitter": "text_splitter_recursive:TextSplitterRecursiveCharacterTextSplitter",
+    "textSplitterCharacterTextSplitter": "text_splitter_character:TextSplitterCharacterTextSplitter",
+    "textSplitterTokenSplitter": "text_splitter_token:TextSplitterTokenSplitter",
+    "vectorStoreInMemory": "vector_store_in_memory:VectorStoreInMemory",
+    "vectorStorePGVector": "vector_store_pgvector:VectorStorePGVector",
+    "retrieverVectorStore": "retriever_vector_store:RetrieverVectorStore",
+    "toolVectorStore": "tool_vector_store:ToolVectorStore",
+}
+
+#: ``{type name: "module:Class"}`` of the chat-model and chain node types (imported on first use).
 CATALOG: dict[str, str] = {
     _LC + "lmChatOpenAi": "weft.ai.nodes.lm_chat_openai:LmChatOpenAi",
     _LC + "lmChatAnthropic": "weft.ai.nodes.lm_chat_anthropic:LmChatAnthropic",
     _LC + "lmChatOllama": "weft.ai.nodes.lm_chat_ollama:LmChatOllama",
+    _LC + "lmChatGoogleGemini": "weft.ai.nodes.lm_chat_gemini:LmChatGoogleGemini",
+    _LC + "lmChatMistralCloud": "weft.ai.nodes.lm_chat_mistral:LmChatMistralCloud",
+    _LC + "lmChatGroq": "weft.ai.nodes.lm_chat_groq:LmChatGroq",
+    _LC + "openAi": "weft.ai.nodes.openai_node:OpenAi",
     "weft.lmChatScripted": "weft.ai.nodes.lm_chat_scripted:LmChatScripted",
     "weft.lmChatDemo": "weft.ai.nodes.lm_chat_demo:LmChatDemo",
+    "weft.embeddingsDemo": "weft.ai.nodes.retrieval.embeddings_demo:EmbeddingsDemo",
+    _LC + "chainLlm": "weft.ai.nodes.chains.chain_llm:ChainLlm",
+    _LC + "informationExtractor": "weft.ai.nodes.chains.information_extractor:InformationExtractor",
+    _LC + "textClassifier": "weft.ai.nodes.chains.text_classifier:TextClassifier",
+    _LC + "sentimentAnalysis": "weft.ai.nodes.chains.sentiment_analysis:SentimentAnalysis",
+    _LC + "chainRetrievalQa": "weft.ai.nodes.chains.retrieval_qa:ChainRetrievalQa",
+    _LC + "chainSummarization": "weft.ai.nodes.chains.summarization:ChainSummarization",
+    # retrieval: embeddings, loader, splitters, vector stores (weft.ai.nodes.retrieval)
+    **{_LC + name: "weft.ai.nodes.retrieval." + target for name, target in _RETRIEVAL.items()},
 }
 
 __all__ = ["CATALOG"]
