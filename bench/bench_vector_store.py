@@ -9,9 +9,16 @@ before the clock starts. Two workloads, each timed ``--repeat`` times (median re
 
 The baseline does the same with plain numpy: ``np.vstack`` of the batches, and ``M @ q / (norms * |q|)`` with
 ``argsort``. Weft's store accumulates each dot product dimension by dimension, so its scores are n8n's to the
-last bit (LangChain's ``cosine`` loop); the baseline's BLAS sums round differently. Usage::
+last bit (LangChain's ``cosine`` loop); the baseline's BLAS sums round differently.
+
+With a PostgreSQL URL (``--database-url``, else ``WEFT_TEST_DATABASE_URL``) whose database has pgvector (``bash
+scripts/start_postgres.sh``), a ``pgvector`` row is added: the same chunks inserted into a fresh table by
+:class:`~weft.ai.retrieval.pgvector.PGVectorStore` in one transaction (batches of 200 as the node embeds them,
+500 rows an ``INSERT``), and the same queries (cosine, no index: an exact scan, as the node's table has none) on
+one open connection. The table is dropped afterwards. Usage::
 
     .venv/bin/python bench/bench_vector_store.py [--chunks 10000] [--queries 1000] [--dims 64] [--repeat 5]
+                                                 [--database-url postgresql://weft:weft@127.0.0.1:54329/weft]
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import os
 import re
 import statistics
 import sys
 import time
+import uuid
 
 import numpy as np
 
@@ -80,12 +89,40 @@ def bench_numpy(vectors: list[list[float]], queries: list[list[float]]) -> tuple
     return inserted, time.perf_counter() - started
 
 
+def bench_pgvector(
+    url: str, vectors: list[list[float]], docs: list[Document], queries: list[list[float]]
+) -> tuple[float, float]:
+    """Insert every chunk into a fresh table (one transaction), then run the queries; the table is dropped."""
+    import psycopg
+
+    from weft.ai.retrieval.pgvector import PGVectorSettings, PGVectorStore
+
+    async def run() -> tuple[float, float]:
+        table = "bench_" + uuid.uuid4().hex[:12]
+        conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+        try:
+            store = PGVectorStore(PGVectorSettings(table_name=table), connection=conn)
+            started = time.perf_counter()
+            await store.add_vectors(vectors, docs)
+            inserted = time.perf_counter() - started
+            started = time.perf_counter()
+            for query in queries:
+                await store.search(query, 4)
+            return inserted, time.perf_counter() - started
+        finally:
+            await conn.execute(f"DROP TABLE IF EXISTS {table}")
+            await conn.close()
+
+    return asyncio.run(run())
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--chunks", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=1_000)
     parser.add_argument("--dims", type=int, default=64)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--database-url", default=os.environ.get("WEFT_TEST_DATABASE_URL", ""))
     args = parser.parse_args(argv)
     chunk_texts = texts(args.chunks, 1)
     vectors = [embed(t, args.dims) for t in chunk_texts]
@@ -95,13 +132,16 @@ def main(argv: list[str]) -> int:
         "weft": [bench_weft(vectors, docs, queries) for _ in range(args.repeat)],
         "numpy": [bench_numpy(vectors, queries) for _ in range(args.repeat)],
     }
-    print("command: .venv/bin/python bench/bench_vector_store.py " + " ".join(argv))
+    if args.database_url.startswith("postgres"):
+        runs["pgvector"] = [bench_pgvector(args.database_url, vectors, docs, queries) for _ in range(args.repeat)]
+    shown = [a if not a.startswith("postgres") else "<url>" for a in argv]
+    print("command: .venv/bin/python bench/bench_vector_store.py " + " ".join(shown))
     print(f"{args.chunks} chunks, {args.queries} queries, {args.dims} dimensions, median of {args.repeat} runs")
-    print(f"{'':8}{'insert chunks/s':>18}{'queries/s':>14}")
+    print(f"{'':10}{'insert chunks/s':>18}{'queries/s':>14}")
     for name, results in runs.items():
         insert = statistics.median(r[0] for r in results)
         query = statistics.median(r[1] for r in results)
-        print(f"{name:8}{args.chunks / insert:18,.0f}{args.queries / query:14,.0f}")
+        print(f"{name:10}{args.chunks / insert:18,.0f}{args.queries / query:14,.0f}")
     return 0
 
 

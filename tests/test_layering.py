@@ -21,6 +21,8 @@ LAYERS: dict[str, int] = {
     "sandbox_py": 2,
     "nodes": 3,
     "engine": 4,
+    # the node library: node implementations the registry loads from catalog strings; they use the kit (nodes)
+    "library": 4,
     "ai": 4,
     "testing": 4,
     "db": 5,
@@ -34,7 +36,13 @@ LAYERS: dict[str, int] = {
     "__main__": 8,
 }
 #: Same-layer packages that must never import each other.
-FORBIDDEN = {("engine", "ai"), ("ai", "engine"), ("engine", "testing")}
+FORBIDDEN = {
+    ("engine", "ai"),
+    ("ai", "engine"),
+    ("engine", "testing"),
+    ("library", "engine"),
+    ("library", "testing"),
+}
 
 
 def _package_of(module: str) -> str | None:
@@ -53,6 +61,17 @@ def _imports(path: Path) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append(node.module)
     return found
+
+
+def _library_imports() -> list[str]:
+    """Imports of the node library from outside it: the registry loads it only by its catalog strings."""
+    problems = []
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC)
+        if rel.parts[0] == "library":
+            continue
+        problems += [f"{rel} imports {module}" for module in _imports(path) if _package_of(module) == "library"]
+    return problems
 
 
 def _violations() -> list[str]:
@@ -77,8 +96,13 @@ def test_every_module_respects_the_layers() -> None:
     assert _violations() == []
 
 
+def test_nothing_outside_the_library_imports_it() -> None:
+    assert _library_imports() == []
+
+
 def test_checker_sees_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from weft.server import app\nimport weft.ai.agent\n")
     assert _imports(bad) == ["weft.server", "weft.ai.agent"]
     assert LAYERS["engine"] < LAYERS["server"]
+    assert _package_of("weft.library.core.set") == "library"

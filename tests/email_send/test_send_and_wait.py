@@ -198,7 +198,7 @@ def test_custom_form_is_refused_with_a_fix(live: LiveServer, smtp: SmtpCaptureSe
 
 def test_previews_and_bots_are_told_apart_from_browsers_as_n8n_does() -> None:
     """n8n answers a link for ``isbot(ua) || ua missing or naming teams/skype/preview`` with an empty page."""
-    from weft.nodes.builtin._send_and_wait import is_bot
+    from weft.nodes.send_and_wait import is_bot
 
     recorded = json.loads((HERE / "n8n" / "isbot_3.6.13.json").read_text())["isbot"]
     for user_agent, bot in recorded.items():

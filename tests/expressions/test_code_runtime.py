@@ -10,7 +10,7 @@ from expr_fixtures import make_context
 
 from weft.errors import NodeOperationError
 from weft.expressions import ExpressionContext, run_code, run_code_for_item
-from weft.nodes.builtin.code import Code
+from weft.library.core.code import Code
 from weft.nodes.contract import MISSING
 from weft.workflow import NodeModel
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._form_fields import field_identifier, json_fields, parameter_fields, submission_json
-from weft.nodes.builtin._form_html import handle_newlines, safe_redirect_url, sanitize_custom_css, sanitize_html
-from weft.nodes.builtin._form_page import form_page
-from weft.nodes.builtin.form_trigger import form_path, form_trigger_options
+from weft.nodes.forms.fields import field_identifier, json_fields, parameter_fields, submission_json
+from weft.nodes.forms.html import handle_newlines, safe_redirect_url, sanitize_custom_css, sanitize_html
+from weft.nodes.forms.options import form_path, form_trigger_options
+from weft.nodes.forms.page import form_page
 from weft.workflow import NodeModel
 
 

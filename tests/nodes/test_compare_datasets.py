@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from weft.nodes.builtin._compare_datasets_items import UNDEFINED, fuzzy_compare
+from weft.library.core._compare_datasets_items import UNDEFINED, fuzzy_compare
 
 
 @pytest.mark.parametrize(

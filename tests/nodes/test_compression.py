@@ -14,7 +14,7 @@ import pytest
 
 from weft.engine import run_workflow
 from weft.engine.options import EngineOptions
-from weft.nodes.builtin._files_archive import ArchiveError, CompressionLimits, gunzip, make_gzip, untar, unzip
+from weft.nodes.files.archive import ArchiveError, CompressionLimits, gunzip, make_gzip, untar, unzip
 
 BASE = "n8n-nodes-base."
 

@@ -14,8 +14,8 @@ from weft.binary import BinaryDataService
 from weft.binary.filesystem import FilesystemManager
 from weft.engine import run_workflow
 from weft.engine.options import EngineOptions
-from weft.nodes.builtin._convert_encoding import node_base64_decode
-from weft.nodes.builtin._convert_numbers import general_number, to_exponential, to_fixed, to_precision
+from weft.library.files._convert_encoding import node_base64_decode
+from weft.library.files._convert_numbers import general_number, to_exponential, to_fixed, to_precision
 
 BASE = "n8n-nodes-base."
 
@@ -248,7 +248,7 @@ def test_ics_event_is_the_ics_librarys_text() -> None:
     # the expected text is what the ics library (2.40, as n8n ships it) wrote for the same event
     from datetime import UTC, datetime
 
-    from weft.nodes.builtin._convert_ical import build_event
+    from weft.library.files._convert_ical import build_event
 
     title = "A long title, with; commas and\nnewlines that goes on and on past the seventy-five octet limit"
     parameters = {"title": title, "start": "2024-01-15T10:30:00Z", "end": "2024-01-15T12:30:00+01:00"}

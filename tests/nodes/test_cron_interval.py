@@ -10,8 +10,9 @@ import pytest
 
 from weft.engine import run_workflow
 from weft.errors import NodeOperationError
-from weft.nodes.builtin.cron import timer_item, timer_rules, to_cron_expression
-from weft.nodes.builtin.interval import interval_seconds
+from weft.nodes.schedules.cron import to_cron_expression
+from weft.nodes.schedules.interval import interval_seconds
+from weft.nodes.schedules.timers import timer_item, timer_rules
 from weft.services.instance import Instance
 from weft.settings import Settings
 from weft.testing.workflows import connect, node, workflow

@@ -10,7 +10,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 
-from weft.nodes.builtin._crypto_cipher import CipherError, decrypt, encrypt, format_pem, sign
+from weft.library.core._crypto_cipher import CipherError, decrypt, encrypt, format_pem, sign
 
 TEXT = [{"text": "hello world"}]
 

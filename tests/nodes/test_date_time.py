@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from weft.nodes.builtin._date_time_moment import add, format_moment, iso_string, parse_default, parse_format
+from weft.library.core._date_time_moment import add, format_moment, iso_string, parse_default, parse_format
 
 UTC_ZONE = ZoneInfo("UTC")
 MOMENT = datetime(2024, 3, 5, 14, 7, 9, 45000, tzinfo=ZoneInfo("Europe/Berlin"))

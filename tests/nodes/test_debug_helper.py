@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from weft.nodes.builtin.debug_helper import MEMORY_LIMIT_MB
+from weft.library.core.debug_helper import MEMORY_LIMIT_MB
 
 TWO = [{"n": 1}, {"n": 2}]
 

@@ -10,7 +10,7 @@ import pytest
 
 from weft.engine import EngineOptions, run_workflow
 from weft.engine.services import LocalServices
-from weft.nodes.builtin._file_access import FileAccess
+from weft.nodes.files.access import FileAccess
 from weft.testing.workflows import connect, node, output_json, workflow
 
 EXECUTE = "n8n-nodes-base.executeWorkflow"

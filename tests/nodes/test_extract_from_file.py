@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from weft.nodes.builtin._extract_csv import CsvError, CsvOptions, CsvParser
+from weft.library.files._extract_csv import CsvError, CsvOptions, CsvParser
 
 from .test_convert_to_file import convert, error_of, items_of, run_chain
 
@@ -300,7 +300,7 @@ def test_csv_parser_counts_lines_as_csv_parse(text: str, options: dict[str, Any]
 
 
 def test_xmp_metadata_is_read_as_pdfjs_reads_it() -> None:
-    from weft.nodes.builtin._extract_pdf import xmp_metadata
+    from weft.nodes.files.pdf import xmp_metadata
 
     xmp = (
         'junk<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="r"><rdf:Description xmlns:dc="d">'
@@ -327,8 +327,8 @@ SHEETJS_DATES = [
 
 
 def test_date_like_text_is_typed_as_sheetjs_types_it() -> None:
-    from weft.nodes.builtin._extract_readers import read_workbook
-    from weft.nodes.builtin._extract_sheet import sheet_to_json
+    from weft.library.files._extract_readers import read_workbook
+    from weft.library.files._extract_sheet import sheet_to_json
 
     text = "\n".join(value for value, _, _ in SHEETJS_DATES)
     html = "<table>" + "".join(f"<tr><td>{value}</td></tr>" for value, _, _ in SHEETJS_DATES) + "</table>"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._file_access import (
+from weft.nodes.files.access import (
     DEFAULT_BLOCK_PATTERNS,
     FileAccess,
     FileSystemError,
@@ -133,7 +133,7 @@ def test_writing_truncates_or_appends_and_refuses_folders(setup: tuple[FileAcces
 
 
 def test_the_instance_settings_become_the_engine_s_file_options(tmp_path: Path) -> None:
-    from weft.nodes.builtin._files import file_options
+    from weft.nodes.files.options import file_options
     from weft.settings import Settings
 
     env = {

@@ -133,7 +133,7 @@ async def test_unsupported_authentication_is_named():
 
 
 def test_as_a_tool_only_shown_parameters_count():
-    from weft.nodes.builtin.graphql import GraphQL
+    from weft.library.graphql.graphql import GraphQL
     from weft.nodes.node_tool import shown_parameters
 
     get = {"requestMethod": "GET", "query": "={{ $fromAI('q') }}", "variables": "={{ $fromAI('v') }}"}

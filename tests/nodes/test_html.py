@@ -124,7 +124,7 @@ async def test_long_document_is_extracted(run_node, js):
 
 
 async def test_template_default_is_n8ns_placeholder(run_node, js):
-    from weft.nodes.builtin.html import PLACEHOLDER
+    from weft.library.core.html import PLACEHOLDER
 
     run = await run_node("html", {}, [{}], version=1.2)
     assert js(run) == [{"html": PLACEHOLDER}] and PLACEHOLDER.startswith("<!DOCTYPE html>")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from weft.nodes.builtin._html_text import html_to_text
+from weft.library.core._html_text import html_to_text
 
 CASES = [
     ("<ul><li>a<ul><li>b</li><li>c</li></ul></li><li>d</li></ul>", " * a\n   * b\n   * c\n * d"),

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from weft.nodes.builtin._paths import get_path, set_path, to_path, unset_path
-from weft.nodes.builtin._utils import js_equal, js_less_than, js_string, js_to_number, validate_field_type
+from weft.nodes.paths import get_path, set_path, to_path, unset_path
+from weft.nodes.values import js_equal, js_less_than, js_string, js_to_number, validate_field_type
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from weft.nodes.builtin.markdown import bundle
+from weft.library.core.markdown import bundle
 
 
 def test_the_bundle_reads_no_legacy_regexp_statics():

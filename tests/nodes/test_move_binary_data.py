@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from weft.engine import run_workflow
-from weft.nodes.builtin._files_text import decode_base64, decode_text, encode_text, python_codec
+from weft.library.files._files_text import decode_base64, decode_text, encode_text, python_codec
 
 BASE = "n8n-nodes-base."
 

@@ -11,7 +11,7 @@ import pytest
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
-from weft.nodes.builtin._mysql_format import escape_identifier, format_query, prepare_query, split_statements
+from weft.library.mysql._mysql_format import escape_identifier, format_query, prepare_query, split_statements
 from weft.nodes.registry import default_registry
 from weft.testing.service_servers import ServiceMissing, in_ci, service_credential
 

@@ -88,7 +88,7 @@ def test_server_only_nodes_load_and_validate(short_name: str, version: float) ->
 
 def test_schedule_trigger_from_1_3_rejects_an_out_of_range_interval() -> None:
     from weft.errors import WorkflowDefinitionError
-    from weft.nodes.builtin.schedule_trigger import cron_expressions
+    from weft.nodes.schedules.schedule import cron_expressions
 
     def trigger(version: float) -> NodeModel:
         data = workflow(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from weft.nodes.builtin._postgres_format import FormatError, as_name, concat, format_query
-from weft.nodes.builtin._postgres_runner import is_select_query
-from weft.nodes.builtin._postgres_types import parse_array, parse_timestamp, parsers_for
+from weft.library.postgres._postgres_format import FormatError, as_name, concat, format_query
+from weft.library.postgres._postgres_runner import is_select_query
+from weft.library.postgres._postgres_types import parse_array, parse_timestamp, parsers_for
 
 
 def test_values_are_quoted_literals_whose_quotes_cannot_end_them() -> None:
@@ -83,7 +83,7 @@ def test_values_parsed_as_node_postgres_does() -> None:
 
 def test_a_credential_asking_for_an_ssh_tunnel_is_refused_with_the_fix() -> None:
     from weft.errors import NodeOperationError
-    from weft.nodes.builtin._postgres_client import open_connection
+    from weft.library.postgres._postgres_client import open_connection
 
     with pytest.raises(NodeOperationError, match="SSH tunnel, which Weft does not open: run the tunnel yourself"):
         open_connection("Postgres", {"host": "db", "sshTunnel": True}, None)

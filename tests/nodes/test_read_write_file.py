@@ -17,7 +17,7 @@ from weft.binary import BinaryDataService
 from weft.binary.filesystem import FilesystemManager
 from weft.engine import run_workflow
 from weft.engine.options import EngineOptions
-from weft.nodes.builtin._file_access import FileAccess
+from weft.nodes.files.access import FileAccess
 
 BASE = "n8n-nodes-base."
 

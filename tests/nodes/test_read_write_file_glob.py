@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from weft.nodes.builtin._files_glob import escape_brackets_and_parens, escape_parens, expand_braces, glob_files
+from weft.library.files._files_glob import escape_brackets_and_parens, escape_parens, expand_braces, glob_files
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
-from weft.nodes.builtin.redis_node import info_to_object
+from weft.library.redis.redis_node import info_to_object
 from weft.nodes.registry import default_registry
 from weft.testing.service_servers import ServiceMissing, in_ci, service_credential
 

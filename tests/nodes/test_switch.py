@@ -94,7 +94,7 @@ async def test_expression_mode_with_javascript(run_node, js):
 
 
 def test_v1_and_v2_outputs_follow_their_parameters() -> None:
-    from weft.nodes.builtin.switch import configured_outputs
+    from weft.library.core.switch import configured_outputs
 
     v1_rules = {"dataType": "number", "rules": {"rules": [{"operation": "smaller", "value2": 1, "output": 2}]}}
     v2_rules = {"dataType": "string", "rules": {"rules": [{"operation": "equal", "value2": "a"}, {"value2": "b"}]}}

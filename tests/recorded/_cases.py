@@ -17,7 +17,7 @@ from weft.engine.options import EngineOptions
 from weft.engine.services import LocalServices
 from weft.engine.start import find_called_start
 from weft.expressions import ExpressionLimits
-from weft.nodes.builtin._file_access import FileAccess
+from weft.nodes.files.access import FileAccess
 from weft.nodes.registry import default_registry
 from weft.testing import OracleOpenAIServer
 from weft.testing.mcp_server import McpTestServer
@@ -106,12 +106,23 @@ async def _run_with_weft(case: Case, workflow: dict[str, Any]) -> tuple[dict[str
     model = parse_workflow(workflow, source=str(case.file("workflow.json")))
     validate_workflow(model, registry)
     if not case.is_ai:
-        return await _execute(Workflow(model), registry, service_credentials(case.folder), engine_options(case)), []
+        credentials = {**service_credentials(case.folder), **saas_credentials(case.folder)}
+        return await _execute(Workflow(model), registry, credentials, engine_options(case)), []
     script = json.loads(case.file("llm_script.json").read_text())
     with OracleOpenAIServer(script) as server:
         data = {"apiKey": "sk-fake-acceptance", "url": server.base_url, "header": False}
-        run = await _execute(Workflow(model), registry, {CREDENTIAL["name"]: data, CREDENTIAL["type"]: data})
+        credentials = {**service_credentials(case.folder), CREDENTIAL["name"]: data, CREDENTIAL["type"]: data}
+        run = await _execute(Workflow(model), registry, credentials)
         return run, list(server.log)
+
+
+def saas_credentials(folder: Path) -> dict[str, Any]:
+    """``{credential name: data}`` of ``saas_credentials.json`` (the credentials n8n was recorded with, imported by
+    hand: ``n8n import:credentials``) for a case that calls the fake SaaS APIs (a ``uses_saas`` file)."""
+    if not (folder / "uses_saas").exists():
+        return {}
+    listed = json.loads((folder.parent.parent / "saas_credentials.json").read_text())
+    return {entry["name"]: entry["data"] for entry in listed}
 
 
 def engine_options(case: Case) -> EngineOptions:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from weft.engine.context import _BaseContext
-from weft.nodes.builtin._item_lists_context import DelegatedContext
+from weft.library.core._item_lists_context import DelegatedContext
 from weft.nodes.node_properties import described_versions, description_for
 from weft.nodes.property_paths import described
 
@@ -37,6 +37,14 @@ N8N_READS_UNDESCRIBED: dict[tuple[str, str], str] = {
     ("@n8n/n8n-nodes-langchain.lmChatOpenAi", "responsesApiEnabled"): (
         "packages/@n8n/nodes-langchain/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.ts (supplyData)"
     ),
+    # the Summarization Chain 2 loads its input with the Default Data Loader's loaders, which read their own options
+    **{
+        ("@n8n/n8n-nodes-langchain.chainSummarization", path): (
+            "packages/@n8n/ai-utilities/src/utils/n8n-json-loader.ts, n8n-binary-loader.ts "
+            "(new N8nJsonLoader(ctx, 'options.') / N8nBinaryLoader in ChainSummarization/V2/processItem.ts)"
+        )
+        for path in ("jsonMode", "options.pointers", "binaryMode", "loader")
+    },
     # prepareFormReturnItem reads it for every form node; only Form Trigger 2+ describes it
     ("n8n-nodes-base.form", "options.showHeaders"): "packages/nodes-base/nodes/Form/utils/utils.ts",
     ("n8n-nodes-base.formTrigger", "options.showHeaders"): "packages/nodes-base/nodes/Form/utils/utils.ts",

@@ -28,7 +28,14 @@ from ._read_spy import parameter_reads, undescribed
 ROOT = Path(__file__).resolve().parents[2]
 CASE_LIST = all_cases()
 #: The areas of the suite, by the letter a case's name starts with.
-AREAS = {"e": "expressions", "n": "nodes", "c": "Code node", "f": "errors and data flow", "a": "AI Agent"}
+AREAS = {
+    "e": "expressions",
+    "n": "nodes",
+    "c": "Code node",
+    "f": "errors and data flow",
+    "a": "AI Agent",
+    "d": "declarative nodes",
+}
 
 
 @pytest.mark.parametrize("case", CASE_LIST, ids=[c.name for c in CASE_LIST])

@@ -2,7 +2,7 @@
 
 The attack: a few hundred KB (or MB) uploaded to a webhook that unpacks files, and the server filled its memory up to
 the decompression limit (2 GiB by default) before it refused the file, once per request. Now the size is counted while
-nothing is kept (:mod:`weft.nodes.builtin._files_archive`), spreadsheets whose parts declare more than the limit are
+nothing is kept (:mod:`weft.nodes.files.archive`), spreadsheets whose parts declare more than the limit are
 refused before any is unpacked, and a ``Content-Encoding: gzip`` body is inflated only up to ``WEFT_PAYLOAD_SIZE_MAX``.
 
 The server here has a 32 MiB limit (``WEFT_COMPRESSION_NODE_MAX_DECOMPRESSED_SIZE_BYTES``) and 1 MiB bodies; each

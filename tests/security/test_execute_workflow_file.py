@@ -22,8 +22,8 @@ from tests.security.conftest import Server
 
 from weft.engine import EngineOptions, run_workflow
 from weft.engine.services import LocalServices
-from weft.nodes.builtin._files import file_options
-from weft.nodes.builtin._workflow_file import MAX_WORKFLOW_FILE_SIZE
+from weft.nodes.files.options import file_options
+from weft.nodes.files.workflow_file import MAX_WORKFLOW_FILE_SIZE
 from weft.settings import Settings
 from weft.testing.workflows import connect, node, workflow
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from weft.engine import EngineOptions, run_workflow
-from weft.nodes.builtin._file_access import FileAccess
+from weft.nodes.files.access import FileAccess
 from weft.nodes.user_regex import (
     DEFAULT_TIMEOUT_S,
     RegexTimedOut,

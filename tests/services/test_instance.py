@@ -10,7 +10,7 @@ import pytest
 
 from weft.db import Store
 from weft.errors import WorkflowDefinitionError
-from weft.nodes.builtin.schedule_trigger import cron_expressions, schedule_item, timezone_of
+from weft.nodes.schedules.schedule import cron_expressions, schedule_item, timezone_of
 from weft.services.errors import ActivationError
 from weft.services.instance import Instance
 from weft.services.scheduler import Pruner

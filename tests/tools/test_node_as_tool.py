@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import pytest
 
 from weft.nodes.as_tool import convert_node_to_tool
-from weft.nodes.builtin import CATALOG
+from weft.nodes.catalog import CATALOG
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.node_tool import make_description, shown_parameters, tool_description
 from weft.nodes.registry import NodeRegistry, default_registry

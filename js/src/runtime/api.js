@@ -58,8 +58,9 @@ function out(v) {
       return v.charCodeAt(0) === 0xfdd0 ? tagged('S', v) : v.slice(0);
     case 'number':
     case 'boolean':
-    case 'undefined':
       return v;
+    case 'undefined': // told apart from null where the host asks (a declarative node's request building)
+      return S.base.extra ? tagged('U', '') : v;
     case 'function':
       return functionError(v);
     case 'bigint':

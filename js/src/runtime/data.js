@@ -57,16 +57,18 @@ export function parameterValue(nodeName, key) {
   const params = info.params || {};
   if (!Object.prototype.hasOwnProperty.call(params, key)) return undefined;
   const raw = params[key];
-  if (typeof raw === 'string' && raw.charAt(0) === '=' && nodeName === S.base.nodeName) {
-    if (raw === `={{ $parameter.${key} }}`) return undefined;
+  // a resource locator's value stands for it, resolved like any other value (n8n's nodeParameterGetter)
+  const locator = raw !== null && typeof raw === 'object' && raw.__rl === true;
+  const value = locator ? raw.value : raw;
+  if (typeof value === 'string' && value.charAt(0) === '=' && nodeName === S.base.nodeName) {
+    if (value === `={{ $parameter.${key} }}`) return undefined;
     const ck = S.i + SEP + key;
     const rec = S.params[ck];
     if (rec === undefined) need(['param', key, S.i]);
     if (rec.error) raise(rec.error);
-    return rec.value;
+    return locator && rec.value !== null && typeof rec.value === 'object' ? rec.value.value : rec.value;
   }
-  if (raw && typeof raw === 'object' && raw.__rl === true) return raw.value;
-  return raw;
+  return value;
 }
 
 export function parametersProxy(nodeName) {

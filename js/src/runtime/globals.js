@@ -152,6 +152,21 @@ const dynamicGlobals = {
   $webhookId: () => S.base.webhookId,
 };
 
+// n8n's `additionalKeys` of a declarative node's request building (RoutingNode): the property's value, the
+// credential, the response, the request … for one evaluation. The host passes them as the session's `extra`
+// (a session lasts one evaluation then); every other session has none, so they read as undefined there.
+const ADDITIONAL_KEYS = ['$value', '$credentials', '$response', '$responseItem', '$request', '$parent', '$index',
+  '$version'];
+const given = (name) => S.base.extra && Object.prototype.hasOwnProperty.call(S.base.extra, name);
+for (const name of ADDITIONAL_KEYS) {
+  dynamicGlobals[name] = () => (given(name) ? S.base.extra[name] : undefined);
+}
+// …and may stand in for `$parameter` / `$rawParameter` (n8n resolves a node's own base URL with both empty)
+for (const name of ['$parameter', '$rawParameter']) {
+  const own = dynamicGlobals[name];
+  dynamicGlobals[name] = () => (given(name) ? S.base.extra[name] : own());
+}
+
 // V8's Date#toString ends with the zone's long name; QuickJS's stops at the offset. Servers run in UTC.
 function installDateToString() {
   const quickjs = Date.prototype.toString;
@@ -178,7 +193,4 @@ export function installGlobals() {
 
 export function applySessionSettings() {
   applyLuxonSettings();
-  for (const [name, value] of Object.entries(S.base.extra || {})) {
-    Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
-  }
 }

@@ -7,8 +7,8 @@ from typing import Any
 
 from weft.binary import BinaryDataService
 from weft.expressions import ExpressionLimits
-from weft.nodes.builtin._file_access import FileAccess
-from weft.nodes.builtin._files_archive import CompressionLimits
+from weft.nodes.files.access import FileAccess
+from weft.nodes.files.archive import CompressionLimits
 
 #: ``WEFT_EXECUTION_ITEMS_MAX``'s default: a server peaks near 1.2 GB with 500,000 small items through Split Out and
 #: Set; 900,000 are refused at Split Out near 1.06 GB (bench/bench_large_body.py).

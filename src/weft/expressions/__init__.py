@@ -22,6 +22,7 @@ from weft.expressions.fromai import (
     extract_from_ai_calls,
     from_ai_json_schema,
 )
+from weft.expressions.results import UNDEFINED
 from weft.expressions.runtime import get_runtime as _get_runtime
 
 
@@ -54,6 +55,7 @@ def evaluate(value: Any, ctx: ExpressionContext, item_index: int = 0, *, paramet
 
 
 __all__ = [
+    "UNDEFINED",
     "CodeResult",
     "ExpressionContext",
     "ExpressionLimits",

@@ -60,3 +60,7 @@ class ExpressionContext:
     """A fixed instant for ``$now``/``$today`` (tests, replays); ``None`` means the wall clock."""
     preview: bool = False
     """Editor preview: ``$fromAI()`` without model input returns a placeholder instead of failing."""
+    additional_keys: dict[str, Any] | None = None
+    """n8n's ``additionalKeys`` of a declarative node's requests (``$value``, ``$credentials``, ``$response``,
+    ``$responseItem``, ``$request``, ``$parent``, ``$index``, ``$version``): JSON values the evaluation sees as
+    those variables (:mod:`weft.nodes.routing`); ``None`` elsewhere, where they are ``undefined``."""

@@ -1,4 +1,6 @@
-"""Node types (L3): the contract, the registry, tool synthesis and the built-in nodes."""
+"""The node kit (L3): the contract, the registry and its catalog, parameters, tool synthesis, and what the host
+needs of nodes (webhooks, forms, files, schedules, sub-workflows, mail). The node implementations are the library,
+:mod:`weft.library`, which only the registry loads."""
 
 from weft.nodes.contract import (
     MISSING,

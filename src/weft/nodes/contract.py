@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from weft.nodes.engine_request import (
@@ -38,6 +38,9 @@ class _Missing:
 
 
 MISSING: Any = _Missing()
+
+#: n8n's ``WAIT_INDEFINITELY``: a :meth:`ExecuteContext.put_execution_to_wait` time that only a resume call ends.
+WAIT_INDEFINITELY = datetime(3000, 1, 1, tzinfo=UTC)
 
 
 # --------------------------------------------------------------------------- tools
@@ -345,6 +348,7 @@ class NodeType:
 
 __all__ = [
     "MISSING",
+    "WAIT_INDEFINITELY",
     "ActionMetadata",
     "ActionResponse",
     "ChatMemoryStore",

@@ -1,7 +1,7 @@
 """The node-type registry: built-ins, ``weft.nodes`` entry points, and synthesized ``…Tool`` types.
 
-Built-in types are listed by name and imported on first use, so ``weft execute`` only imports the nodes its
-workflow uses.
+Built-in types are listed by name (:mod:`weft.nodes.catalog`) and imported from the library on first use, so
+``weft execute`` only imports the nodes its workflow uses.
 """
 
 from __future__ import annotations
@@ -26,10 +26,14 @@ class NodeRegistry:
         self._catalog: dict[str, CatalogEntry] = {}
         self._instances: dict[str, NodeType] = {}
         self._entry_points_loaded = not load_entry_points
+        #: n8n's declarative types, run from their descriptions: consulted after the native types and packages.
+        self._declarative: dict[str, str] = {}
         if catalog is None:
-            from weft.nodes.builtin import CATALOG
+            from weft.nodes.catalog import CATALOG
+            from weft.nodes.routing.catalog import declarative_catalog
 
             catalog = CATALOG
+            self._declarative = declarative_catalog()
         self._catalog.update(catalog)
 
     # ------------------------------------------------------------------ registration
@@ -57,13 +61,13 @@ class NodeRegistry:
 
     def names(self) -> list[str]:
         self._load_entry_points()
-        return sorted(self._catalog)
+        return sorted({*self._catalog, *self._declarative})
 
     def type_class(self, type_name: str) -> type[NodeType] | None:
         entry = self._catalog.get(type_name)
         if entry is None:
             self._load_entry_points()
-            entry = self._catalog.get(type_name)
+            entry = self._catalog.get(type_name) or self._declarative.get(type_name)
         if entry is None:
             return self._synthesize_tool(type_name)
         if isinstance(entry, str):

@@ -23,8 +23,8 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from weft.nodes.builtin._files_archive import ArchiveError, inflated
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.files.archive import ArchiveError, inflated
+from weft.nodes.webhooks import WebhookResponse
 from weft.server.security import PayloadTooLargeError
 from weft.services.webhook_requests import BadRequestError, IncomingRequest, UploadedFile
 from weft.settings import Settings

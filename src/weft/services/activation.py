@@ -19,10 +19,10 @@ from weft.db.base import NotFoundError
 from weft.db.webhooks import WebhookSpec, is_dynamic_path, normalize_path
 from weft.db.workflows import StoredWorkflow
 from weft.errors import WeftError
-from weft.nodes.builtin.cron import TIMER_TRIGGER_TYPES
-from weft.nodes.builtin.error_trigger import ERROR_TRIGGER_TYPE
-from weft.nodes.builtin.form_trigger import form_path, is_form_trigger
-from weft.nodes.builtin.webhook import WEBHOOK_TYPE, WebhookOptions, webhook_options
+from weft.nodes.error_workflows import ERROR_TRIGGER_TYPE
+from weft.nodes.forms.options import form_path, is_form_trigger
+from weft.nodes.schedules.timers import TIMER_TRIGGER_TYPES
+from weft.nodes.webhooks import WEBHOOK_TYPE, WebhookOptions, webhook_options
 from weft.services.errors import ActivationError
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import WorkflowRunner

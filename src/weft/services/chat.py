@@ -35,8 +35,7 @@ from weft.ai.memory.buffer_window import input_session_key
 from weft.binary import pretty_bytes
 from weft.db.memory import ChatMemoryRepository
 from weft.errors import WeftError
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
-from weft.nodes.builtin.webhook import WebhookOptions
+from weft.nodes.webhooks import WebhookOptions, WebhookResponse
 from weft.services.activation import ActiveWorkflows
 from weft.services.auth import AuthService
 from weft.services.binary_data import PendingBinary

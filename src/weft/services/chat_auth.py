@@ -30,7 +30,7 @@ from typing import Any
 
 from starlette.requests import cookie_parser
 
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.webhooks import WebhookResponse
 from weft.services import webhook_auth
 from weft.services.auth import COOKIE_NAME, AuthService
 from weft.services.webhook_auth import WebhookAuthorizationError

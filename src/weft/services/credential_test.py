@@ -1,7 +1,8 @@
 """Test a credential (n8n's ``CredentialsTester``): send its type's declarative ``test`` request with it.
 
 The request (``test.request``: ``baseURL``, ``url``, ``method``, ``headers``, ``qs``, ``body``) is resolved against
-the credential's data with its properties' defaults (``={{ $credentials.url }}``, ``=Bearer {{$credentials.x}}``),
+the credential's data with its properties' defaults (``={{ $credentials.url }}``, ``=Bearer {{$credentials.x}}``,
+any expression over ``$credentials`` such as Gong's ``$credentials.baseUrl.replace(…)``),
 authenticated as the type authenticates (its generic ``authenticate`` recipe, or the OpenAI/Anthropic key
 headers n8n's ``authenticate`` functions set), and checked against the credential's allowed domains (every
 redirect hop too). The answer is n8n's ``{"status": "OK" | "Error", "message"}``: ``Connection successful!``, the
@@ -27,7 +28,7 @@ _REFERENCE = re.compile(r"\{\{\s*\$credentials\??\.([A-Za-z_$][\w$]*)\s*\}\}")
 
 
 class UnsupportedExpression(ValueError):
-    """An expression in a test request that is more than a reference to a credential field."""
+    """An expression in a test request that fails to evaluate."""
 
 
 @dataclass
@@ -55,7 +56,9 @@ def _with_defaults(type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def resolve(value: Any, credentials: Mapping[str, Any]) -> Any:
-    """``value`` with its ``$credentials`` references replaced (dicts and lists recursively)."""
+    """``value`` with its expressions over ``$credentials`` resolved (dicts and lists recursively): a plain
+    reference directly, anything else (``$credentials.url.replace(…)``, template literals) in the expression
+    sandbox, which sees only the credential."""
     if isinstance(value, dict):
         return {resolve(k, credentials): resolve(v, credentials) for k, v in value.items()}
     if isinstance(value, list):
@@ -68,8 +71,25 @@ def resolve(value: Any, credentials: Mapping[str, Any]) -> Any:
         return credentials.get(whole.group(1))
     resolved = _REFERENCE.sub(lambda m: _text(credentials.get(m.group(1))), text)
     if "{{" in resolved:
-        raise UnsupportedExpression(text)
+        return _evaluated(value, credentials)
     return resolved
+
+
+def _evaluated(value: str, credentials: Mapping[str, Any]) -> Any:
+    from weft.errors import ExpressionError
+    from weft.expressions import UNDEFINED, ExpressionContext, evaluate
+    from weft.workflow import Workflow
+
+    context = ExpressionContext(
+        workflow=Workflow.from_json({"nodes": [], "connections": {}}),
+        node_name="",
+        additional_keys={"$credentials": dict(credentials)},
+    )
+    try:
+        found = evaluate(value, context)
+    except ExpressionError as error:
+        raise UnsupportedExpression(value[1:]) from error
+    return None if found is UNDEFINED else found
 
 
 def _text(value: Any) -> str:

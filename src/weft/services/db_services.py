@@ -5,7 +5,7 @@
   parent execution), loaded from the database by id or given as JSON (``parameter``/``localFile``); a
   sub-workflow that waits makes its parent wait (:mod:`weft.services.subworkflows`);
 * chat memory (``chat_memory``), kept in the database;
-* the webhook response channel (:class:`~weft.nodes.builtin.respond_to_webhook.WebhookResponder`) when the
+* the webhook response channel (:class:`~weft.nodes.webhooks.WebhookResponder`) when the
   execution answers an HTTP request.
 """
 
@@ -22,8 +22,8 @@ from weft.engine.services import (
     subworkflow_start,
 )
 from weft.errors import NodeOperationError, WorkflowDefinitionError
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
 from weft.nodes.contract import ChatMemoryStore, ExecuteContext
+from weft.nodes.webhooks import WebhookResponse
 from weft.services.subworkflows import note_sub_execution, parent_link, wait_for_child
 from weft.workflow import Item, NodeOutput
 

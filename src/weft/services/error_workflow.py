@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from weft.engine import ExecutionHooks
-from weft.nodes.builtin.error_trigger import ERROR_TRIGGER_TYPE
+from weft.nodes.error_workflows import ERROR_TRIGGER_TYPE
 from weft.services.prepared import PreparedWorkflow
 from weft.workflow import Run
 

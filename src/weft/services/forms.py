@@ -7,7 +7,7 @@ version 1 forms live at ``/webhook(-test)/<path>/n8n-form``. Checks, in n8n's or
 in constant time; the page posts back an ``X-Auth-Token`` derived from the credential instead of the password).
 
 A submission starts the workflow at the trigger with the raw submission as its input
-(:class:`~weft.nodes.builtin._form_fields.Submission`; the node stores the files through the binary-data service).
+(:class:`~weft.nodes.forms.fields.Submission`; the node stores the files through the binary-data service).
 The answer follows ``responseMode``; a form with a next page answers ``{formWaitingUrl}`` once the execution waits
 at that page (:mod:`weft.services.forms_waiting` serves it).
 """
@@ -23,11 +23,10 @@ from typing import Any
 from weft.db.webhooks import normalize_path
 from weft.errors import ConfigurationError, WeftError
 from weft.expressions import ExpressionContext, evaluate, is_expression
-from weft.nodes.builtin._form_fields import SUBMISSION_KEY, Submission, UploadedFormFile, parameter_fields
-from weft.nodes.builtin._form_page import form_page
-from weft.nodes.builtin.form import FORM_TYPE
-from weft.nodes.builtin.form_trigger import FormTriggerOptions, form_trigger_options, is_form_trigger
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.forms.fields import SUBMISSION_KEY, Submission, UploadedFormFile, parameter_fields
+from weft.nodes.forms.options import FORM_TYPE, FormTriggerOptions, form_trigger_options, is_form_trigger
+from weft.nodes.forms.page import form_page
+from weft.nodes.webhooks import WebhookOptions, WebhookResponse
 from weft.services.activation import ActiveWorkflows
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import RunResult, WorkflowRunner
@@ -55,7 +54,7 @@ _BOT = re.compile(
 
 @dataclass(frozen=True, kw_only=True)
 class FormView:
-    """A page to render: a :func:`~weft.nodes.builtin._form_page.form_page` or ``completion_page`` dict."""
+    """A page to render: a :func:`~weft.nodes.forms.page.form_page` or ``completion_page`` dict."""
 
     data: dict[str, Any]
     status: int = 200
@@ -322,8 +321,6 @@ async def submit_form(
 async def _answer(
     target: FormTarget, task: asyncio.Task[RunResult], responded: asyncio.Future[WebhookResponse]
 ) -> WebhookResponse:
-    from weft.nodes.builtin.webhook import WebhookOptions
-
     mode = target.options.response_mode
     if mode == "onReceived":  # n8n sends the webhook's response object itself
         return WebhookResponse.json({"status": 200})

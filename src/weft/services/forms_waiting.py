@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.db.executions import StoredExecution
-from weft.nodes.builtin._form_fields import SUBMISSION_KEY
-from weft.nodes.builtin._form_page import FORM_SUBMITTED_PAGE
-from weft.nodes.builtin.form import FORM_TYPE, PAGE_KEY
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.forms.fields import SUBMISSION_KEY
+from weft.nodes.forms.options import FORM_TYPE, PAGE_KEY
+from weft.nodes.forms.page import FORM_SUBMITTED_PAGE
+from weft.nodes.webhooks import WebhookResponse
 from weft.services.errors import ExecutionConflictError
 from weft.services.forms import FormAnswer, FormView, form_waiting_url, submission_of
 from weft.services.runner import WorkflowRunner

@@ -15,8 +15,8 @@ from typing import Literal
 from weft.ai.chat.trigger import chat_trigger_options, is_chat_trigger
 from weft.ai.nodes.mcp_trigger import is_mcp_trigger, trigger_urls
 from weft.db.webhooks import is_dynamic_path, normalize_path
-from weft.nodes.builtin.form_trigger import form_path, is_form_trigger
-from weft.nodes.builtin.webhook import WEBHOOK_TYPE, webhook_options
+from weft.nodes.forms.options import form_path, is_form_trigger
+from weft.nodes.webhooks import WEBHOOK_TYPE, webhook_options
 from weft.services.prepared import PreparedWorkflow
 from weft.workflow import NodeModel
 

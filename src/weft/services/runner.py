@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from weft.binary import Location
 from weft.binary.filesystem import FilesystemManager
 from weft.db.cipher import load_encryption_key
-from weft.db.save_policy import SaveDefaults
+from weft.db.large_json import dumps_off_loop
+from weft.db.save_policy import SaveDefaults, keep_run
 from weft.engine import EngineOptions, Execution
 from weft.engine.state import restore_waiting_keys
 from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
 from weft.expressions import ExpressionLimits
 from weft.expressions.offload import configure_workers
-from weft.nodes.builtin._files import file_options
+from weft.nodes.files.options import file_options
 from weft.nodes.registry import NodeRegistry
 from weft.nodes.user_regex import configure_regex_timeout
 from weft.services.binary_data import binary_service, store_pending
@@ -111,6 +112,8 @@ class WorkflowRunner:
         """Where the hot path creates and saves executions: on SQLite, the stdlib ``sqlite3`` writer (the same rows
         as the repository, a third of its cost per request); else the SQLAlchemy repository."""
         self._running: dict[str, Execution] = {}
+        self._large_write = asyncio.Lock()
+        """Held while :meth:`db_write_large` writes in a thread: the inline writes queue behind it."""
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
         self.push = PushHub()
@@ -120,7 +123,7 @@ class WorkflowRunner:
         if self.inline_db and self.write_lock is not None:
             from weft.db.lite import LiteExecutions
 
-            lite = LiteExecutions.open(self.settings.database_url, same_thread=False)  # used on the event loop only
+            lite = LiteExecutions.open(self.settings.database_url, same_thread=False)  # one thread at a time
             if lite is not None:
                 return lite
         return self.store.executions
@@ -160,13 +163,28 @@ class WorkflowRunner:
 
     async def db_write(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A write of the execution hot path (create, save, claim): inline when ``inline_db``, else in a thread;
-        on SQLite one writer at a time across processes (:mod:`weft.services.write_lock`)."""
+        on SQLite one writer at a time across processes (:mod:`weft.services.write_lock`). Inline writes that come
+        while a large one runs in a thread (:meth:`db_write_large`) wait for it, in order, the loop going on."""
         if self.write_lock is not None:
             args = (call, *args)
             call = self._locked  # type: ignore[assignment]
         if self.inline_db:
+            if self._large_write.locked():
+                async with self._large_write:
+                    return call(*args, **kwargs)
             return call(*args, **kwargs)
         return await asyncio.to_thread(call, *args, **kwargs)
+
+    async def db_write_large(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """:meth:`db_write` of a large value (the run data of an execution of many items): in a thread even when
+        ``inline_db``, since writing tens of megabytes to SQLite takes a good part of a second."""
+        if not self.inline_db:
+            return await self.db_write(call, *args, **kwargs)
+        if self.write_lock is not None:
+            args = (call, *args)
+            call = self._locked  # type: ignore[assignment]
+        async with self._large_write:
+            return await asyncio.to_thread(call, *args, **kwargs)
 
     def _locked(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         assert self.write_lock is not None
@@ -318,12 +336,16 @@ class WorkflowRunner:
         outcome = self._outcomes.setdefault(execution_id, {})
 
         async def save(run: Run, _: Any) -> None:
-            outcome["saved"] = await self.db_write(
+            # large run data is encoded in a worker thread first, the event loop going on (None: small, inline)
+            keep = keep_run(run, settings, self.save_defaults)
+            data_text = await dumps_off_loop(run["data"]) if keep else None
+            outcome["saved"] = await (self.db_write if data_text is None else self.db_write_large)(
                 self.executions.finish,
                 execution_id,
                 run,
                 workflow_settings=settings,
                 defaults=self.save_defaults,
+                data_text=data_text,
             )
             if not outcome["saved"]:  # its files go a little later: the webhook's answer may still stream one
                 later = lambda: self.spawn(self.delete_binary([execution_id]))  # noqa: E731

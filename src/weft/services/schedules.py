@@ -12,9 +12,8 @@ import logging
 from datetime import UTC, datetime
 
 from weft.errors import WeftError
-from weft.nodes.builtin.cron import timer_item, timer_rules
-from weft.nodes.builtin.interval import EVERY
-from weft.nodes.builtin.schedule_trigger import timezone_of
+from weft.nodes.schedules.schedule import timezone_of
+from weft.nodes.schedules.timers import EVERY, timer_item, timer_rules
 from weft.services.activation import schedule_nodes
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import WorkflowRunner

@@ -22,9 +22,9 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from weft.db.executions import StoredExecution
-from weft.nodes.builtin._email_templates import INVALID_LINK_PAGE, NO_ACTION_REQUIRED_PAGE
-from weft.nodes.builtin._send_and_wait import SEND_AND_WAIT_OPERATION, link_signature, webhook_answer
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.mail.templates import INVALID_LINK_PAGE, NO_ACTION_REQUIRED_PAGE
+from weft.nodes.send_and_wait import SEND_AND_WAIT_OPERATION, link_signature, webhook_answer
+from weft.nodes.webhooks import WebhookResponse
 from weft.services.errors import ExecutionConflictError
 from weft.services.runner import WorkflowRunner
 from weft.services.waiting import claim_waiting, not_waiting_error

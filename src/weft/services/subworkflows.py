@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from weft.nodes.builtin.execute_workflow import RESUME_ERROR, WAITING_CHILDREN
 from weft.nodes.contract import ExecuteContext
+from weft.nodes.subworkflows import waiting_children, with_resume_error, with_waiting_child
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
 from weft.workflow import NodeOutput, Run, RunExecutionData, Workflow
 
@@ -74,8 +74,7 @@ def wait_for_child(ctx: ExecuteContext, child_id: str, run: Run) -> NodeOutput:
     """The caller waits for its child (which resumes it); the child's output so far."""
     entry = getattr(ctx, "execute_data", None)
     if isinstance(entry, dict):
-        metadata = entry.get("metadata") or {}
-        entry["metadata"] = {**metadata, WAITING_CHILDREN: [*(metadata.get(WAITING_CHILDREN) or []), child_id]}
+        entry["metadata"] = with_waiting_child(entry.get("metadata"), child_id)
     ctx.put_execution_to_wait(WAIT_FOR_SUB_EXECUTION)
     return last_output(run) or [[]]
 
@@ -139,7 +138,7 @@ async def _resume_waiting_parent(runner: WorkflowRunner, parent_id: str, child: 
         plain = cast(dict[str, Any], claimed.data)
         plain["waitReason"] = "resume-node"
         head = plain["executionData"]["nodeExecutionStack"][0]
-        head["metadata"] = {**(head.get("metadata") or {}), RESUME_ERROR: dict(error)}
+        head["metadata"] = with_resume_error(head.get("metadata"), error)
     await runner.resume_claimed(claimed)
 
 
@@ -157,8 +156,7 @@ def _awaited_children(data: RunExecutionData | None) -> list[str]:
     """The ids in the stack head's ``waitingChildExecutionIds``."""
     plain = cast(dict[str, Any], data or {})
     stack = (plain.get("executionData") or {}).get("nodeExecutionStack") or []
-    waiting = (stack[0].get("metadata") or {}).get(WAITING_CHILDREN) if stack else None
-    return [str(i) for i in waiting] if isinstance(waiting, list) else []
+    return waiting_children(stack[0].get("metadata")) if stack else []
 
 
 __all__ = [

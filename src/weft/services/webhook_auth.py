@@ -20,7 +20,7 @@ from typing import Any
 
 from weft.db.credentials import CredentialsRepository
 from weft.errors import ConfigurationError
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.webhooks import WebhookResponse
 from weft.workflow import NodeModel
 
 NO_DATA = "No authentication data defined on node!"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.ai.hitl.send_and_wait import ApprovalOption, SendAndWaitHitlTool
-from weft.nodes.builtin.webhook import WebhookOptions
 from weft.nodes.contract import ExecuteContext, NodeDescription
+from weft.nodes.webhooks import WebhookOptions
 from weft.workflow import AI_TOOL, NodeModel
 
 #: Every question asked, oldest first: ``{executionId, message, links: {label: url}, tool}``.

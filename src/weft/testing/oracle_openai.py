@@ -17,8 +17,9 @@ this server. Its script format (``llm_script.json``):
   offered);
 * tool-call ids are ``call_<request number>_<index in the turn>``; usage is always 10 + 5 tokens.
 
-``POST …/chat/completions`` is served (JSON, or SSE when ``stream`` is set), ``POST …/responses`` (the
-Responses API: the same script read against the request's chat view, :func:`chat_view`), and
+``POST …/chat/completions`` is served (JSON, or SSE when ``stream`` is set), ``POST …/responses`` when the server
+is made with ``responses=True`` (the Responses API: the same script read against the request's chat view,
+:func:`chat_view`; off by default, as the oracle's fake model has none, so recorded cases see its 404), and
 ``POST …/embeddings`` with the recordings' deterministic vectors (:func:`embed`); any other POST is answered
 404 and logged with ``"reply": "404"``. :attr:`OracleOpenAIServer.log` holds one entry per request,
 ``{"n", "path", "request", "reply"}``, the form the recordings keep.
@@ -132,9 +133,10 @@ class OracleOpenAIServer(FakeServerBase):
 
     name = "OracleOpenAIServer"
 
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, *, responses: bool = False) -> None:
         super().__init__()
         self.script = script
+        self.responses = responses
         self.log: list[dict[str, Any]] = []
         self._queues: dict[str, int] = {}
         self._served = 0
@@ -151,7 +153,7 @@ class OracleOpenAIServer(FakeServerBase):
             return Reply(body={"object": "list", "data": models})
         if method == "POST" and path.split("?", 1)[0].rstrip("/").endswith("/embeddings"):
             return self._embeddings(path, body)
-        if method == "POST" and path.split("?", 1)[0].rstrip("/").endswith("/responses"):
+        if self.responses and method == "POST" and path.split("?", 1)[0].rstrip("/").endswith("/responses"):
             return self._responses(path, body)
         if not path.rstrip("/").endswith("/chat/completions"):
             with self._lock:

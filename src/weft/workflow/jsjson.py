@@ -55,16 +55,18 @@ def js_number_string(value: float | int) -> str:
     return ("-" if sign else "") + body
 
 
-def js_json(value: Any) -> str:
-    """JavaScript's ``JSON.stringify(value)``: compact, no ASCII escaping, numbers as JavaScript writes them
-    (``2`` for ``2.0``, ``0.00001`` for ``1e-05``, ``1e-7`` for ``1e-07``, ``100000000000000000000`` for ``1e+20``)."""
+def js_json(value: Any, indent: int | None = None) -> str:
+    """JavaScript's ``JSON.stringify(value, null, indent)``: compact without ``indent``, no ASCII escaping, numbers
+    as JavaScript writes them (``2`` for ``2.0``, ``0.00001`` for ``1e-05``, ``1e-7`` for ``1e-07``,
+    ``100000000000000000000`` for ``1e+20``)."""
     normalized = normalize_numbers(value)
-    text = json.dumps(normalized, separators=(",", ":"), ensure_ascii=False)
+    separators = (",", ":") if indent is None else (",", ": ")
+    text = json.dumps(normalized, indent=indent, separators=separators, ensure_ascii=False)
     if not _EXPONENT.search(text):  # no float in exponent form (a string may match too: then the slow path)
         return text
     tokens: dict[str, str] = {}
     marked = _mark_exponent_floats(normalized, tokens, f"\x00{secrets.token_hex(8)}:")
-    text = json.dumps(marked, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(marked, indent=indent, separators=separators, ensure_ascii=False)
     return _TOKEN.sub(lambda m: tokens.get(m.group(1), m.group(0)), text)
 
 

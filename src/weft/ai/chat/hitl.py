@@ -14,8 +14,8 @@ from typing import Any, ClassVar
 from weft.ai.chat.respond import require_chat_trigger, send_chat_message
 from weft.ai.chat.waiting import chat_answer_item, chat_approval_message, send_and_wait_options
 from weft.ai.hitl.send_and_wait import ApprovalOption, SendAndWaitHitlTool
-from weft.nodes.builtin.webhook import WebhookOptions
 from weft.nodes.contract import ExecuteContext, NodeDescription
+from weft.nodes.webhooks import WebhookOptions
 from weft.workflow import AI_TOOL, Item, NodeModel
 
 

@@ -22,9 +22,8 @@ from weft.ai.chat.trigger import CHAT_TRIGGER_TYPE
 from weft.ai.chat.waiting import ChatMessage, chat_answer_item, chat_approval_message, send_and_wait_options
 from weft.ai.hitl.send_and_wait import SendAndWaitHitlTool, resume_request, wait_till
 from weft.errors import NodeOperationError
-from weft.nodes.builtin.respond_to_webhook import WebhookResponder, WebhookResponse
-from weft.nodes.builtin.webhook import WebhookOptions
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.nodes.webhooks import WebhookOptions, WebhookResponder, WebhookResponse
 from weft.workflow import NodeModel, NodeOutput
 
 SEND_AND_WAIT = "sendAndWait"

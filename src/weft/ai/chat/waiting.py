@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from weft.ai.hitl.core import approval_from_request, request_parts
-from weft.nodes.builtin.webhook import WebhookOptions
 from weft.nodes.contract import ExecuteContext
+from weft.nodes.webhooks import WebhookOptions
 from weft.workflow import Item
 
 if TYPE_CHECKING:

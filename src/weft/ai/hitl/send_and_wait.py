@@ -31,11 +31,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from weft.ai.hitl.core import TOOL_PARAMETERS, approval_from_request, approval_item, gated_tools, request_parts
 from weft.errors import NodeOperationError
 from weft.expressions import evaluate
-from weft.nodes.contract import ExecuteContext, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.contract import WAIT_INDEFINITELY, ExecuteContext, NodeType, SupplyDataContext, ToolSpec
 from weft.workflow import Item, NodeOutput
-
-#: n8n's ``WAIT_INDEFINITELY``.
-WAIT_INDEFINITELY = datetime(3000, 1, 1, tzinfo=UTC)
 
 #: The HITL message n8n puts in every ``<X>HitlTool`` (``filterHitlToolProperties``).
 DEFAULT_MESSAGE = "=The agent wants to run this tool: {{ $tool.name }}\n\nInput:\n{{ $tool.parameters }}"
@@ -204,7 +201,6 @@ class SendAndWaitHitlTool(NodeType):
 
 __all__ = [
     "DEFAULT_MESSAGE",
-    "WAIT_INDEFINITELY",
     "ApprovalOption",
     "SendAndWaitHitlTool",
     "resume_request",

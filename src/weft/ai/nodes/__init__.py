@@ -20,6 +20,7 @@ _RETRIEVAL = {
     "textSplitterTokenSplitter": "text_splitter_token:TextSplitterTokenSplitter",
     "vectorStoreInMemory": "vector_store_in_memory:VectorStoreInMemory",
     "vectorStorePGVector": "vector_store_pgvector:VectorStorePGVector",
+    "vectorStoreQdrant": "vector_store_qdrant:VectorStoreQdrant",
     "retrieverVectorStore": "retriever_vector_store:RetrieverVectorStore",
     "toolVectorStore": "tool_vector_store:ToolVectorStore",
 }

@@ -22,11 +22,11 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from weft.nodes.builtin.respond_to_webhook import WebhookResponder, WebhookResponse
 from weft.nodes.connected_tools import connected_tools
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, ToolSpec
 from weft.nodes.node_tool import raising_tool_errors
 from weft.nodes.tool_names import node_name_to_tool_name
+from weft.nodes.webhooks import WebhookResponder, WebhookResponse
 from weft.workflow import AI_TOOL, NodeModel, NodeOutput
 from weft.workflow.jsjson import js_json
 

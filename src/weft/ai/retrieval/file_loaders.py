@@ -63,7 +63,7 @@ def docx_file(data: bytes, mime_type: str) -> list[Document]:
 def pdf_file(data: bytes, mime_type: str, *, split_pages: bool) -> list[Document]:
     """n8n 2.41's ``N8nPdfLoader``: a document per page with text (``loc.pageNumber``), or all pages joined by a
     blank line; ``metadata.pdf`` holds the document's info and page count."""
-    from weft.nodes.builtin._extract_pdf import PdfError, extract_pdf
+    from weft.nodes.files.pdf import PdfError, extract_pdf
 
     try:
         result = extract_pdf(data, password=None, max_pages=None, join_pages=False)

@@ -9,8 +9,8 @@ from urllib.parse import quote
 
 from weft.ai.tools._http_tool_params import RequestTemplate, ToolParameter
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._json_repair import repair_json
-from weft.nodes.builtin._utils import js_string
+from weft.nodes.json_repair import repair_json
+from weft.nodes.values import js_string
 
 _RAW_KEYS = ("qsRaw", "headersRaw", "bodyRaw")
 _ENCODE_URI_SAFE = ";,/?:@&=+$-_.!~*'()#"

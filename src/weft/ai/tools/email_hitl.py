@@ -2,7 +2,7 @@
 
 The agent's call of a gated tool is mailed to ``toEmail``: the message (by default "The agent wants to run this
 tool: …") with n8n's Approve (and, for ``approvalType: double``, Decline) buttons, built by
-:func:`weft.nodes.builtin.email_send.send_approval_mail`'s pieces. Each link is signed on its own and names the
+the pieces of Send Email's ``send_approval_mail``. Each link is signed on its own and names the
 node, as Send Email's (``/webhook-waiting/<id>/<nodeId>?approved=…&toolCallId=…&signature=…``); the server answers
 it in :mod:`weft.services.send_and_wait` (link previews do not answer, n8n's "Got it, thanks" page), and the
 node runs again with the answer (:mod:`weft.ai.hitl`). Beyond n8n, the link names the tool call, so a link of an
@@ -15,16 +15,16 @@ from typing import Any, ClassVar
 
 from weft.ai.hitl.send_and_wait import ApprovalOption, SendAndWaitHitlTool
 from weft.errors import NodeApiError
-from weft.nodes.builtin._send_and_wait import (
+from weft.nodes.contract import ExecuteContext, NodeDescription
+from weft.nodes.mail.smtp import Mail, SmtpSendError, send_mail, to_mail_string
+from weft.nodes.send_and_wait import (
     Button,
     SendAndWaitConfig,
     escape_html,
+    require_resume_url,
     send_and_wait_config,
     signed_link,
 )
-from weft.nodes.builtin._smtp import Mail, SmtpSendError, send_mail
-from weft.nodes.builtin.email_send import require_resume_url, to_mail_string
-from weft.nodes.contract import ExecuteContext, NodeDescription
 from weft.workflow import AI_TOOL
 
 

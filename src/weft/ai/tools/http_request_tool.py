@@ -30,8 +30,8 @@ from weft.ai.tools._http_tool_params import (
 )
 from weft.ai.tools.base import TOOL_OUTPUTS, string_input_schema
 from weft.errors import NodeOperationError
-from weft.nodes.builtin._http_optimize import response_optimizer
 from weft.nodes.contract import ExecuteContext, NodeContext, NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.http.optimize import response_optimizer
 from weft.nodes.tool_input import check_tool_input
 from weft.workflow import AI_TOOL, NodeOutput
 

@@ -34,7 +34,6 @@ from weft.ai.tools.base import TOOL_OUTPUTS, string_input_schema
 from weft.errors import NodeOperationError, WeftError
 from weft.expressions.fromai import FromAIError, from_ai_json_schema
 from weft.nodes._tool_call_context import ToolCallContext
-from weft.nodes.builtin.execute_workflow import WAITING_CHILDREN, resumed_sub_execution_error
 from weft.nodes.contract import (
     ExecuteContext,
     NodeContext,
@@ -43,9 +42,10 @@ from weft.nodes.contract import (
     SupplyDataContext,
     ToolSpec,
 )
+from weft.nodes.subworkflows import load_sub_workflow, resumed_sub_execution_error, waiting_children
 from weft.nodes.tool_names import node_name_to_tool_name
 from weft.workflow import AI_TOOL, Item, NodeOutput
-from weft.workflow.jsjson import normalize_numbers
+from weft.workflow.jsjson import js_json, normalize_numbers
 
 #: n8n's ``workflowJson`` default (the editor's empty code box).
 EMPTY_JSON = "\n" * 9
@@ -199,8 +199,6 @@ def _retries(ctx: NodeContext) -> tuple[int, int]:
 
 async def _run(ctx: ExecuteContext, query: Any, item_index: int) -> Any:
     """The sub-workflow's response: the first item's json, or (v2.1+) the first output's items."""
-    from weft.nodes.builtin.execute_workflow import load_sub_workflow
-
     workflow = _workflow_json(ctx, item_index)
     if workflow is None:
         workflow = await load_sub_workflow(ctx, item_index)
@@ -224,7 +222,7 @@ async def _run(ctx: ExecuteContext, query: Any, item_index: int) -> Any:
 def _waits_for_child(ctx: NodeContext) -> bool:
     entry = getattr(ctx, "execute_data", None)
     metadata = (entry.get("metadata") if isinstance(entry, dict) else None) or {}
-    return bool(metadata.get(WAITING_CHILDREN))
+    return bool(waiting_children(metadata))
 
 
 def _workflow_json(ctx: NodeContext, item_index: int) -> dict[str, Any] | None:
@@ -299,9 +297,9 @@ def _field_value(field: dict[str, Any]) -> Any:
 def _result(ctx: NodeContext, response: Any) -> ToolResult:
     """n8n's ``handleToolResponse``: the text the model reads and the tool's output items."""
     if isinstance(response, list):
-        return ToolResult(text=pretty_json([i.get("json") for i in response]), items=list(response))
+        return ToolResult(text=js_json([i.get("json") for i in response], indent=2), items=list(response))
     if isinstance(response, dict):
-        return ToolResult(text=pretty_json(response), items=[{"json": response}])
+        return ToolResult(text=js_json(response, indent=2), items=[{"json": response}])
     if isinstance(response, int | float) and not isinstance(response, bool):
         text = json.dumps(normalize_numbers(response))
         return ToolResult(text=text, items=[{"json": {"response": text}}])
@@ -312,11 +310,6 @@ def _result(ctx: NodeContext, response: Any) -> ToolResult:
             description=f"The response property should be a string, but it is an {type(response).__name__}",
         )
     return ToolResult(text=response, items=[{"json": {"response": response}}])
-
-
-def pretty_json(value: Any) -> str:
-    """JavaScript's ``JSON.stringify(value, null, 2)``."""
-    return json.dumps(normalize_numbers(value), indent=2, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- inside an older agent
@@ -349,4 +342,4 @@ async def invoke_inline(ctx: SupplyDataContext, arguments: dict[str, Any]) -> st
     return result.text
 
 
-__all__ = ["ToolResult", "ToolWorkflow", "call_workflow", "invoke_inline", "pretty_json", "tool_query"]
+__all__ = ["ToolResult", "ToolWorkflow", "call_workflow", "invoke_inline", "tool_query"]

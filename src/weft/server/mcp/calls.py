@@ -15,7 +15,7 @@ from typing import Any
 
 from weft.ai.nodes.mcp_trigger import LIST_TOOLS_KEY, TOOL_CALL_KEY
 from weft.engine import run_workflow
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
+from weft.nodes.webhooks import WebhookResponse
 from weft.server.mcp.targets import McpTarget
 from weft.services.db_services import DbServices
 from weft.services.runner import WorkflowRunner

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from weft.ai.hitl.send_and_wait import answer_signature
 from weft.db.base import NotFoundError
-from weft.nodes.builtin._send_and_wait import SEND_AND_WAIT_OPERATION, signed_link
+from weft.nodes.send_and_wait import SEND_AND_WAIT_OPERATION, signed_link
 from weft.server.deps import InstanceDep
 from weft.server.schemas import Envelope
 from weft.services.send_and_wait import HITL_SUFFIX

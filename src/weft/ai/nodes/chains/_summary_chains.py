@@ -42,6 +42,10 @@ REFINE_PROMPT = (
     "REFINED SUMMARY:"
 )
 METHODS = ("map_reduce", "refine", "stuff")
+#: What LangChain adds to the message of a template it cannot fill (``addLangChainErrorFields``).
+INVALID_PROMPT_INPUT = (
+    "\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/INVALID_PROMPT_INPUT/\n"
+)
 #: ``MapReduceDocumentsChain``'s ``maxTokens`` and ``maxIterations``.
 MAX_TOKENS = 3000
 MAX_ITERATIONS = 10
@@ -95,7 +99,7 @@ class SummaryChain:
             try:
                 format_fstring(template, dict.fromkeys(names, "foo"))
             except PromptTemplateError as error:
-                raise SummaryChainError(f"Invalid prompt schema: {error}") from error
+                raise SummaryChainError(f"Invalid prompt schema: {error}{INVALID_PROMPT_INPUT}") from error
 
     async def run(self, model: ChatModel, documents: list[Document]) -> dict[str, Any]:
         """The chain's output values for ``documents``."""
@@ -139,6 +143,7 @@ async def _call(model: ChatModel, template: str, values: Mapping[str, Any]) -> s
 
 __all__ = [
     "DEFAULT_PROMPT",
+    "INVALID_PROMPT_INPUT",
     "MAX_TOKENS",
     "METHODS",
     "REFINE_PROMPT",

@@ -20,6 +20,7 @@ from weft.ai.messages import HumanMessage, Message, SystemMessage
 from weft.ai.nodes.chains._batches import Batching, run_in_batches
 from weft.ai.nodes.chains._common import connected_models
 from weft.ai.nodes.chains._fstring import PromptTemplateError, format_fstring
+from weft.ai.nodes.chains._summary_chains import INVALID_PROMPT_INPUT
 from weft.ai.retrieval.connections import AI_RETRIEVER
 from weft.ai.retrieval.documents import Document
 from weft.errors import NodeOperationError
@@ -152,13 +153,10 @@ def _prompt_message(error: PromptTemplateError) -> str:
     missing = str(error).removeprefix(_MISSING)
     if missing == str(error):
         return str(error)
-    return f"Missing value for input variable `{missing}`" + _TROUBLESHOOTING
+    return f"Missing value for input variable `{missing}`{INVALID_PROMPT_INPUT}"
 
 
 _MISSING = "(f-string) Missing value for input "
-_TROUBLESHOOTING = (
-    "\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/INVALID_PROMPT_INPUT/\n"
-)
 
 
 def _text(query: Any) -> str:

@@ -1,0 +1,1 @@
+"""The GraphQL node, sent through the HTTP Request node's code."""

@@ -1,0 +1,1 @@
+"""The MySQL node: its client, query formatting and operations."""

@@ -1,0 +1,1 @@
+"""The RSS Read node."""

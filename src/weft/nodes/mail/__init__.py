@@ -1,0 +1,1 @@
+"""Sending mail over SMTP (nodemailer's behaviour) and n8n's mail templates."""

@@ -1,0 +1,210 @@
+"""A routed HTTP API on 127.0.0.1 for tests of nodes that call services (declarative nodes): handlers by method
+and path pattern, every request recorded as it arrived (method, path, query, headers, parsed body).
+
+A handler gets an :class:`ApiRequest` and answers an :class:`ApiReply` (JSON, text or bytes, any status and
+headers); :func:`json_error` and :func:`require` help it answer as a service would. No route: 404 with a JSON
+error naming the request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, ClassVar, Self
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiRequest:
+    """One request as the fake received it."""
+
+    method: str
+    path: str
+    """The path, percent-decoded."""
+    raw_path: str
+    """The path as sent (percent-encoded)."""
+    query: dict[str, str]
+    """The query (the last value of a repeated name; :attr:`query_pairs` has them all)."""
+    query_pairs: list[tuple[str, str]]
+    headers: dict[str, str]
+    """Lower-case names."""
+    body: Any
+    """The parsed JSON body; a form body as a dict; other text as text; ``None`` for none."""
+    raw_body: bytes
+    params: dict[str, str] = field(default_factory=dict)
+    """The named groups of the route's path pattern."""
+
+
+@dataclass(kw_only=True)
+class ApiReply:
+    """What a handler answers: ``body`` as JSON, or ``text``/``data`` with ``content_type``."""
+
+    status: int = 200
+    body: Any = None
+    text: str | None = None
+    data: bytes | None = None
+    content_type: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def encoded(self) -> tuple[bytes, str]:
+        if self.data is not None:
+            return self.data, self.content_type or "application/octet-stream"
+        if self.text is not None:
+            return self.text.encode(), self.content_type or "text/plain; charset=utf-8"
+        if self.body is None:
+            return b"", self.content_type or "application/json"
+        return json.dumps(self.body).encode(), self.content_type or "application/json; charset=utf-8"
+
+
+Handler = Callable[[ApiRequest], ApiReply]
+
+
+class Rejected(Exception):
+    """A handler's early answer (raised by :func:`require`)."""
+
+    def __init__(self, reply: ApiReply) -> None:
+        super().__init__(reply.status)
+        self.reply = reply
+
+
+def json_error(status: int, body: Any, **headers: str) -> ApiReply:
+    return ApiReply(status=status, body=body, headers=dict(headers))
+
+
+def require(condition: bool, reply: ApiReply) -> None:
+    """Answer ``reply`` unless ``condition`` holds (a wrong method, header, query or body)."""
+    if not condition:
+        raise Rejected(reply)
+
+
+class FakeApiServer:
+    """Serves its routes in a thread; ``requests`` holds what arrived, in order."""
+
+    def __init__(self, port: int = 0) -> None:
+        self.port = port
+        self.requests: list[ApiRequest] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._lock = threading.Lock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def route(self, method: str, pattern: str, handler: Handler) -> None:
+        """Answer ``method`` requests whose decoded path fully matches ``pattern`` (named groups become
+        :attr:`ApiRequest.params`); later routes are tried first."""
+        self._routes.insert(0, (method.upper(), re.compile(pattern), handler))
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Self:
+        handler = type("Handler", (_Handler,), {"api": self})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+
+    def answer(self, request: ApiRequest) -> ApiReply:
+        with self._lock:
+            self.requests.append(request)
+            routes = list(self._routes)
+        for method, pattern, handler in routes:
+            match = pattern.fullmatch(request.path)
+            if match and method in (request.method, "*"):
+                try:
+                    return handler(_with_params(request, match.groupdict()))
+                except Rejected as rejected:
+                    return rejected.reply
+        return json_error(404, {"error": f"no route for {request.method} {request.path}"})
+
+
+def _with_params(request: ApiRequest, params: dict[str, str]) -> ApiRequest:
+    return ApiRequest(
+        method=request.method,
+        path=request.path,
+        raw_path=request.raw_path,
+        query=request.query,
+        query_pairs=request.query_pairs,
+        headers=request.headers,
+        body=request.body,
+        raw_body=request.raw_body,
+        params=params,
+    )
+
+
+def _parsed_body(raw: bytes, content_type: str) -> Any:
+    if not raw:
+        return None
+    text = raw.decode("utf-8", "replace")
+    if "application/x-www-form-urlencoded" in content_type:
+        return dict(parse_qsl(text, keep_blank_values=True))
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+class _Handler(BaseHTTPRequestHandler):
+    api: ClassVar[FakeApiServer]
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """No access log."""
+
+    def do_GET(self) -> None:
+        self._serve()
+
+    do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_GET
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        parts = urlsplit(self.path)
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        request = ApiRequest(
+            method=self.command,
+            path=unquote(parts.path),
+            raw_path=parts.path,
+            query=dict(pairs),
+            query_pairs=pairs,
+            headers=headers,
+            body=_parsed_body(raw, headers.get("content-type", "")),
+            raw_body=raw,
+        )
+        reply = self.api.answer(request)
+        data, content_type = reply.encoded()
+        self.send_response(reply.status)
+        if data or reply.status != 204:
+            self.send_header("content-type", content_type)
+        for name, value in reply.headers.items():
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+
+__all__ = ["ApiReply", "ApiRequest", "FakeApiServer", "Handler", "Rejected", "json_error", "require"]
