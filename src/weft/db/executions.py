@@ -131,8 +131,9 @@ class ExecutionRepository:
             connection.execute(_INSERT_DATA, {"execution_id": key, **payload})
         return str(key)
 
-    def update(self, execution_id: str, run: Run) -> None:
-        """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data."""
+    def update(self, execution_id: str, run: Run, *, data_text: str | None = None) -> None:
+        """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data
+        (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`)."""
         key = _key(execution_id)
         params = {
             "b_key": key,
@@ -141,7 +142,7 @@ class ExecutionRepository:
             "b_started_at": parse_iso(run.get("startedAt")),
             "b_stopped_at": parse_iso(run.get("stoppedAt")),
             "b_wait_till": parse_iso(run.get("waitTill") or run["data"].get("waitTill")),
-            "b_data": dumps(run["data"]),
+            "b_data": dumps(run["data"]) if data_text is None else data_text,
         }
         with self._db.engine.begin() as connection:
             if rowcount(connection.execute(_UPDATE_EXECUTION, params)) == 0:
@@ -162,11 +163,15 @@ class ExecutionRepository:
         *,
         workflow_settings: Mapping[str, Any] | None = None,
         defaults: SaveDefaults = DEFAULT_SAVE,
+        data_text: str | None = None,
     ) -> bool:
-        """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept."""
+        """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept.
+
+        ``data_text`` is the JSON text of ``run["data"]`` when the caller made it already (large data is encoded
+        in a worker thread: :func:`weft.db.large_json.dumps_off_loop`)."""
         keep = keep_run(run, workflow_settings, defaults)
         if keep:
-            self.update(execution_id, run)
+            self.update(execution_id, run, data_text=data_text)
         else:
             self.delete([execution_id])
         return keep

@@ -69,7 +69,9 @@ def _key(execution_id: str | int) -> int:
 class LiteExecutions:
     """``create``, ``finish`` and ``set_status`` of :class:`~weft.db.executions.ExecutionRepository`, on sqlite3.
 
-    Methods are synchronous and must be called from the thread that opened the database.
+    Methods are synchronous and must be called from the thread that opened the database, unless it was opened with
+    ``same_thread=False``: then from one thread at a time (the server's event loop, and a worker thread for the
+    write of a large execution's data while the loop's writes wait: ``WorkflowRunner.db_write_large``).
     """
 
     def __init__(self, connection: sqlite3.Connection) -> None:
@@ -134,8 +136,9 @@ class LiteExecutions:
             )
         return str(key)
 
-    def update(self, execution_id: str, run: Run) -> None:
-        """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data."""
+    def update(self, execution_id: str, run: Run, *, data_text: str | None = None) -> None:
+        """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data
+        (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`)."""
         key = _key(execution_id)
         wait_till = parse_iso(run.get("waitTill") or run["data"].get("waitTill"))
         with self._connection:
@@ -154,7 +157,8 @@ class LiteExecutions:
             if cursor.rowcount == 0:
                 raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
             self._connection.execute(
-                "UPDATE execution_data SET data=? WHERE execution_id = ?", (dumps(run["data"]), key)
+                "UPDATE execution_data SET data=? WHERE execution_id = ?",
+                (dumps(run["data"]) if data_text is None else data_text, key),
             )
 
     def finish(
@@ -164,11 +168,15 @@ class LiteExecutions:
         *,
         workflow_settings: Mapping[str, Any] | None = None,
         defaults: SaveDefaults = DEFAULT_SAVE,
+        data_text: str | None = None,
     ) -> bool:
-        """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept."""
+        """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept.
+
+        ``data_text`` is the JSON text of ``run["data"]`` when the caller made it already (large data is encoded
+        in a worker thread: :func:`weft.db.large_json.dumps_off_loop`)."""
         keep = keep_run(run, workflow_settings, defaults)
         if keep:
-            self.update(execution_id, run)
+            self.update(execution_id, run, data_text=data_text)
         else:
             self.delete([execution_id])
         return keep

@@ -18,6 +18,20 @@ _V8_STYLE = (
 )
 
 
+class _Undefined:
+    """JavaScript's ``undefined`` as the result of an evaluation with ``additional_keys`` (a declarative node's
+    request building, where ``undefined`` leaves a key out but ``null`` sends it); other evaluations give ``None``."""
+
+    def __repr__(self) -> str:
+        return "undefined"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNDEFINED: Any = _Undefined()
+
+
 @dataclass(slots=True)
 class Outcome:
     """What one run in the sandbox produced."""
@@ -59,6 +73,8 @@ def _decode_tagged(raw: str) -> Outcome:
         return Outcome("value", payload)
     if tag == "O":
         return Outcome("value", json.loads(payload))
+    if tag == "U":
+        return Outcome("value", UNDEFINED)
     if tag == "N":
         return Outcome("need", need=json.loads(payload))
     if tag == "E":

@@ -3,6 +3,12 @@
 The session starts with a small base (workflow, execution, variables, ``$now`` …). Input items are loaded in
 chunks as evaluations reach them; other nodes' outputs, paired items, ``$parameter`` values and ``$env`` are
 loaded when JavaScript asks for them (a *need*, see :mod:`weft.expressions.runtime`), and so is Luxon.
+
+Expressions evaluated item after item keep only the last :data:`MAX_LOADED_CHUNKS` chunks (at most
+:data:`MAX_LOADED_CHARS` characters of JSON) in the sandbox: older ones are dropped, and loaded again if an
+expression asks for them, so a node run over hundreds of thousands of items fits in the sandbox's memory. Data that
+does not fit all the same (``$input.all()`` of such a run) fails with :class:`SandboxMemoryError`, which names the
+node, the limit and the fix.
 """
 
 from __future__ import annotations
@@ -12,14 +18,23 @@ import os
 import time
 from typing import Any
 
+import _quickjs
+
+from weft.errors import ExpressionError
 from weft.expressions.context import ExpressionContext
 from weft.expressions.paired import resolve_paired_item
 from weft.expressions.rundata import DataError, node_info, node_output
-from weft.expressions.runtime import JsRuntime
+from weft.expressions.runtime import JsObject, JsRuntime, discard_runtime
 from weft.workflow import MAIN
 
 CHUNK_BITS = 9
 CHUNK = 1 << CHUNK_BITS
+#: Chunks of input items one session keeps in the sandbox when expressions ask for items one by one.
+MAX_LOADED_CHUNKS = 16
+#: ... and at most about this many characters of their JSON (the sandbox needs a few bytes per character).
+MAX_LOADED_CHARS = 8 * 1024 * 1024
+#: Chunks never dropped, however large: the current item's, the first's, the last's ($input.first()/last()).
+MIN_LOADED_CHUNKS = 4
 MAX_PARAM_DEPTH = 8
 
 #: The timezone when neither the run nor the workflow names one: n8n's default ``GENERIC_TIMEZONE``.
@@ -37,6 +52,26 @@ def _dumps_lenient(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"), default=str).replace("NaN", "null")
 
 
+class SandboxMemoryError(ExpressionError):
+    """The data an expression needs does not fit in the sandbox's memory."""
+
+    @classmethod
+    def loading(cls, ctx: ExpressionContext) -> SandboxMemoryError:
+        mib = ctx.limits.memory_bytes // (1024 * 1024)
+        node = ctx.node_name
+        return cls(
+            f"The data of node {node!r} does not fit in the {mib} MiB of the expression sandbox",
+            description=(
+                f"An expression of node {node!r} ({len(ctx.connection_input):,} input items) asked for more data "
+                f"than the sandbox's memory limit of {mib} MiB holds. Give the node fewer items at once: split "
+                "them into batches with a Loop Over Items node, and avoid $input.all() or $('…').all() over this "
+                "many items."
+            ),
+            node_name=node,
+            run_index=ctx.run_index,
+        )
+
+
 class Session:
     """The data of ``ctx`` as seen by one runtime."""
 
@@ -45,7 +80,9 @@ class Session:
         self.ctx = ctx
         self.items = ctx.connection_input
         self.fingerprint = _fingerprint(ctx)
-        self.loaded_chunks: set[int] = set()
+        self.loaded_chunks: dict[int, int] = {}
+        """The chunks in the sandbox, oldest first, with the characters of their JSON."""
+        self.loaded_chars = 0
         self.param_depth = 0
         if runtime.session is not None:
             runtime.end_session()
@@ -61,18 +98,53 @@ class Session:
         chunk = item_index >> CHUNK_BITS
         if chunk not in self.loaded_chunks and 0 <= item_index < len(self.items):
             self._load_chunk(chunk)
+            self._drop_old_chunks()
 
     def _load_chunk(self, chunk: int) -> None:
         start = chunk << CHUNK_BITS
-        items = self.items[start : start + CHUNK]
-        self.runtime.api["setItems"](start, self.runtime.to_js(_dumps_lenient(items)), False)
-        self.loaded_chunks.add(chunk)
+        text = _dumps_lenient(self.items[start : start + CHUNK])
+        self._give("setItems", start, self._to_js(text), False)
+        self.loaded_chunks[chunk] = len(text)
+        self.loaded_chars += len(text)
+
+    def _drop_old_chunks(self) -> None:
+        """Drop the oldest chunks beyond the limits (JavaScript asks for a dropped item again: it is undefined)."""
+        chunks = self.loaded_chunks
+        while len(chunks) > MIN_LOADED_CHUNKS and (
+            len(chunks) > MAX_LOADED_CHUNKS or self.loaded_chars > MAX_LOADED_CHARS
+        ):
+            oldest = next(iter(chunks))
+            self.loaded_chars -= chunks.pop(oldest)
+            start = oldest << CHUNK_BITS
+            count = min(CHUNK, len(self.items) - start)
+            self._give("setItems", start, self._to_js(f'{{"length":{count}}}'), False)
 
     def _load_all_items(self) -> None:
         for chunk in range((len(self.items) + CHUNK - 1) >> CHUNK_BITS):
             if chunk not in self.loaded_chunks:
                 self._load_chunk(chunk)
-        self.runtime.api["setItems"](0, self.runtime.to_js("[]"), True)
+        self._give("setItems", 0, self._to_js("[]"), True)
+
+    def _to_js(self, json_text: str) -> JsObject:
+        """The value of ``json_text`` in the sandbox; :class:`SandboxMemoryError` when it does not fit."""
+        try:
+            return self.runtime.to_js(json_text)
+        except _quickjs.JSException as exc:
+            raise self._loading_error(exc) from None
+
+    def _give(self, api: str, *args: Any) -> None:
+        """Call the sandbox's loader ``api``; :class:`SandboxMemoryError` when the data does not fit."""
+        try:
+            self.runtime.api[api](*args)
+        except _quickjs.JSException as exc:
+            raise self._loading_error(exc) from None
+
+    def _loading_error(self, exc: Exception) -> Exception:
+        text = str(exc).strip()
+        if text not in ("", "null") and "out of memory" not in text:  # not memory: an error of Weft's own code
+            return exc
+        discard_runtime()  # the context may be left half-way through; the next evaluation builds a new one
+        return SandboxMemoryError.loading(self.ctx)
 
     # ------------------------------------------------------------------ needs
 
@@ -86,7 +158,7 @@ class Session:
             else:
                 self.ensure_item(request[1])
         elif kind == "node":
-            api["setNode"](request[1], self.runtime.to_js(_dumps_lenient(node_info(self.ctx, request[1]))))
+            api["setNode"](request[1], self._to_js(_dumps_lenient(node_info(self.ctx, request[1]))))
         elif kind == "run":
             self._load_run(request[1], request[2], request[3])
         elif kind == "paired":
@@ -95,7 +167,7 @@ class Session:
             self._load_param(request[1], request[2], evaluate_parameter)
         elif kind == "env":
             env = dict(os.environ) if self.ctx.allow_env else {}
-            api["setEnv"](self.runtime.to_js(_dumps(env)))
+            api["setEnv"](self._to_js(_dumps(env)))
         elif kind == "luxon":  # a Luxon or Intl trap was reached: load the second bundle
             self.runtime.load_luxon()
         elif kind == "locale":  # Intl was given a locale whose data is not loaded yet
@@ -109,7 +181,7 @@ class Session:
         except DataError as exc:
             record = exc.record()
         key = "null" if branch is None else branch
-        self.runtime.api["setRun"](name, key, run, self.runtime.to_js(_dumps_lenient(record)))
+        self.runtime.api["setRun"](name, key, run, self._to_js(_dumps_lenient(record)))
 
     def _load_paired(self, name: str, index: int, method: str) -> None:
         start = index
@@ -120,7 +192,7 @@ class Session:
                 records.append({"item": resolve_paired_item(self.ctx, name, i, method)})
             except DataError as exc:
                 records.append(exc.record())
-        self.runtime.api["setPaired"](name, method, start, self.runtime.to_js(_dumps_lenient(records)))
+        self.runtime.api["setPaired"](name, method, start, self._to_js(_dumps_lenient(records)))
 
     def _load_param(self, key: str, item_index: int, evaluate_parameter: Any) -> None:
         node = self.ctx.workflow.node(self.ctx.node_name)
@@ -139,7 +211,7 @@ class Session:
                 self.param_depth -= 1
             if self.runtime.session is not self:  # the nested evaluation rebound the runtime
                 return
-        self.runtime.api["setParam"](key, item_index, self.runtime.to_js(_dumps_lenient(record)))
+        self.runtime.api["setParam"](key, item_index, self._to_js(_dumps_lenient(record)))
 
 
 def _fingerprint(ctx: ExpressionContext) -> tuple[Any, ...]:
@@ -172,6 +244,7 @@ def base_state(ctx: ExpressionContext) -> dict[str, Any]:
         "allowEnv": ctx.allow_env,
         "fromAi": ctx.from_ai_args,
         "preview": ctx.preview,
+        "extra": ctx.additional_keys,
         "prevNode": {
             "name": first_source["previousNode"],
             "outputIndex": first_source.get("previousNodeOutput") or 0,

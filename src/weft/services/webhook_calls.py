@@ -19,8 +19,7 @@ from typing import Any
 from weft.binary import BinaryDataService
 from weft.db.executions import StoredExecution, empty_run_data
 from weft.errors import WeftError
-from weft.nodes.builtin.respond_to_webhook import WebhookResponse
-from weft.nodes.builtin.webhook import WebhookOptions, webhook_options
+from weft.nodes.webhooks import WebhookOptions, WebhookResponse, webhook_options
 from weft.services.activation import WebhookTarget
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError, InvalidSignatureError
 from weft.services.runner import RunResult, WorkflowRunner
@@ -60,7 +59,7 @@ async def call_webhook(
         except WebhookAuthorizationError as refusal:
             return refusal.response()
     request = dataclasses.replace(request, params=target.params)
-    item = request_item(
+    item = await request_item(
         request, target.options, "test" if test else "production", depth_max=runner.settings.json_depth_max
     )
     if jwt_payload is not None:
@@ -97,7 +96,7 @@ async def call_waiting_webhook(
     except WebhookAuthorizationError as refusal:
         return refusal.response()
     options = found["node"][1]
-    item = request_item(request, options, "production", depth_max=runner.settings.json_depth_max)
+    item = await request_item(request, options, "production", depth_max=runner.settings.json_depth_max)
     for key in ("webhookUrl", "executionMode"):
         item["json"].pop(key, None)
     responded = asyncio.get_running_loop().create_future()

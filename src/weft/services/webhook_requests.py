@@ -2,7 +2,8 @@
 
 ``{json: {headers, params, query, body, webhookUrl, executionMode}}``; bodies are parsed by content type
 (JSON, URL-encoded and multipart forms, text); other content types, and every body when ``rawBody`` is on,
-become binary data (``binary.<binaryPropertyName>``), as n8n's Webhook node v2 does.
+become binary data (``binary.<binaryPropertyName>``), as n8n's Webhook node v2 does. A large JSON body is parsed
+in a worker thread (:func:`~weft.services.json_limits.loads_off_loop`): other requests go on meanwhile.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from urllib.parse import parse_qsl
 
 from weft.binary.meta import disposition_file_name
 from weft.errors import WeftError
-from weft.nodes.builtin.webhook import WebhookOptions
+from weft.nodes.webhooks import WebhookOptions
 from weft.services.binary_data import PendingBinary
-from weft.services.json_limits import DEFAULT_DEPTH_MAX, JsonTooDeepError, loads
+from weft.services.json_limits import DEFAULT_DEPTH_MAX, JsonTooDeepError, loads_off_loop
 from weft.workflow import Item
 
 
@@ -64,12 +65,12 @@ class IncomingRequest:
         return disposition_file_name(self.headers.get("content-disposition", ""))
 
 
-def request_item(
+async def request_item(
     request: IncomingRequest, options: WebhookOptions | None, execution_mode: str, *, depth_max: int = DEFAULT_DEPTH_MAX
 ) -> Item:
     """The Webhook node's output item for ``request`` (``execution_mode``: ``production`` or ``test``)."""
     binary: dict[str, Any] = {}
-    body = parse_body(request, options, binary, depth_max=depth_max)
+    body = await parse_body(request, options, binary, depth_max=depth_max)
     item: Item = {
         "json": {
             "headers": request.headers,
@@ -85,7 +86,7 @@ def request_item(
     return item
 
 
-def parse_body(
+async def parse_body(
     request: IncomingRequest,
     options: WebhookOptions | None,
     binary: dict[str, Any],
@@ -105,7 +106,7 @@ def parse_body(
         return {}
     if kind == "application/json" or kind.endswith("+json"):
         try:
-            return loads(request.body, depth_max)
+            return await loads_off_loop(request.body, depth_max)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise BadRequestError(f"The request body is not valid JSON: {exc}") from None
         except JsonTooDeepError as exc:
