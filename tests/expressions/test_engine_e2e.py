@@ -118,3 +118,28 @@ async def test_w3_code_10k_then_set() -> None:
     out = _output(run, "Edit Fields")
     assert len(out) == 10000
     assert out[9999]["json"] == {"i": 9999, "name": "item9999", "double": 19998, "label": "ITEM9999"}
+
+
+async def test_run_once_for_all_items_sees_every_input_item() -> None:
+    # a Set before it: the items reach the Code node lazily, 512 at a time; `items` must still hold all 2,000
+    data = {
+        "name": "all items",
+        "nodes": [
+            _node("Trigger", "n8n-nodes-base.manualTrigger", {}, typeVersion=1),
+            _node("Make", "n8n-nodes-base.code", {"jsCode": "return Array.from({length: 2000}, (_, i) => ({i}));"}),
+            _node(
+                "Double",
+                "n8n-nodes-base.set",
+                {
+                    "assignments": {
+                        "assignments": [{"id": "1", "name": "j", "value": "={{ $json.i * 2 }}", "type": "number"}]
+                    }
+                },
+                typeVersion=3.4,
+            ),
+            _node("Count", "n8n-nodes-base.code", {"jsCode": "return [{n: items.length, last: items.at(-1).json.j}];"}),
+        ],
+        "connections": _chain("Trigger", "Make", "Double", "Count"),
+    }
+    run = await run_workflow(data)
+    assert [item["json"] for item in _output(run, "Count")] == [{"n": 2000, "last": 3998}]

@@ -152,6 +152,13 @@ function codeStart(fn, i, items) {
   codeState.result = undefined;
   codeState.error = undefined;
   const item = i >= 0 ? S.items[i] : undefined;
+  if (items && !S.allItems) {
+    // "Run once for all items": `items` is every input item, so they are all loaded first (the host answers and
+    // the code starts again); a lazily loaded array would hold only the chunks read so far
+    S.need = ['items', -1];
+    codeState.done = true;
+    return;
+  }
   let promise;
   try {
     promise = fn(makeConsole(), items ? S.items : undefined, item);
