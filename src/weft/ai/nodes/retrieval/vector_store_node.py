@@ -15,12 +15,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from weft.ai.nodes.retrieval._common import one_sub_node
 from weft.ai.retrieval.connections import AI_DOCUMENT, AI_EMBEDDING, AI_VECTOR_STORE
 from weft.ai.retrieval.documents import Document
 from weft.ai.retrieval.embeddings import Embeddings, Vector
+from weft.ai.retrieval.errors import RetrievalError
 from weft.ai.retrieval.loaders import DocumentSource
 from weft.ai.retrieval.retrievers import TracedStoreSearch
 from weft.ai.retrieval.vector_store import ScoredDocument, VectorStore
@@ -58,6 +59,32 @@ def vector_store_outputs(parameters: Mapping[str, Any]) -> tuple[str, ...]:
     if mode == "retrieve":
         return (AI_VECTOR_STORE,)
     return (MAIN,)
+
+
+StoreT = TypeVar("StoreT", bound=VectorStore)
+
+
+class NamedStore(Generic[StoreT]):
+    """A backend store whose errors are stamped with the node's name, searched with the node's own filter merged
+    under the caller's (n8n's extended store: retrieve mode too). PGVector and Qdrant wrap theirs in it."""
+
+    def __init__(self, store: StoreT, node_name: str, default_filter: Any = None) -> None:
+        self.store = store
+        self.node_name = node_name
+        self.default_filter = default_filter
+
+    async def add_vectors(self, vectors: Any, documents: Any) -> None:
+        try:
+            await self.store.add_vectors(vectors, documents)
+        except RetrievalError as error:
+            raise error.for_node(self.node_name) from error.__cause__
+
+    async def search(self, query: Vector, k: int, filter: Any = None) -> list[ScoredDocument]:
+        merged = {**(self.default_filter or {}), **(filter if isinstance(filter, Mapping) else {})}
+        try:
+            return await self.store.search(query, k, merged or None)
+        except RetrievalError as error:
+            raise error.for_node(self.node_name) from error.__cause__
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -244,4 +271,11 @@ def _serialized(documents: list[Document], item_index: int) -> list[Item]:
     ]
 
 
-__all__ = ["QUERY_SCHEMA", "EmbeddedBatch", "VectorStoreNode", "vector_store_inputs", "vector_store_outputs"]
+__all__ = [
+    "QUERY_SCHEMA",
+    "EmbeddedBatch",
+    "NamedStore",
+    "VectorStoreNode",
+    "vector_store_inputs",
+    "vector_store_outputs",
+]

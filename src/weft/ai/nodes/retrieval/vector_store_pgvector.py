@@ -15,15 +15,14 @@ from typing import Any, ClassVar
 from weft.ai.nodes.retrieval._common import options_of
 from weft.ai.nodes.retrieval.vector_store_node import (
     EmbeddedBatch,
+    NamedStore,
     VectorStoreNode,
     vector_store_inputs,
     vector_store_outputs,
 )
 from weft.ai.retrieval.backend_errors import VectorStoreBackendError
 from weft.ai.retrieval.embeddings import Vector
-from weft.ai.retrieval.errors import RetrievalError
 from weft.ai.retrieval.pgvector import PGVectorColumns, PGVectorSettings, PGVectorStore
-from weft.ai.retrieval.vector_store import ScoredDocument
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeContext, NodeDescription
 from weft.nodes.postgres_credential import connection_kwargs
@@ -68,29 +67,6 @@ def pgvector_settings(ctx: NodeContext, item_index: int) -> PGVectorSettings:
     )
 
 
-class _NamedStore:
-    """The store, its errors stamped with the node's name."""
-
-    def __init__(self, store: PGVectorStore, node_name: str, default_filter: Any = None) -> None:
-        self.store = store
-        self.node_name = node_name
-        self.default_filter = default_filter
-
-    async def add_vectors(self, vectors: Any, documents: Any) -> None:
-        try:
-            await self.store.add_vectors(vectors, documents)
-        except RetrievalError as error:
-            raise error.for_node(self.node_name) from error.__cause__
-
-    async def search(self, query: Vector, k: int, filter: Any = None) -> list[ScoredDocument]:
-        """Search with the node's own filter merged under ``filter`` (n8n's extended store: retrieve mode too)."""
-        merged = {**(self.default_filter or {}), **(filter if isinstance(filter, Mapping) else {})}
-        try:
-            return await self.store.search(query, k, merged or None)
-        except RetrievalError as error:
-            raise error.for_node(self.node_name) from error.__cause__
-
-
 class VectorStorePGVector(VectorStoreNode):
     """PGVector over the ``postgres`` credential's server (one connection per call, closed after it)."""
 
@@ -104,7 +80,7 @@ class VectorStorePGVector(VectorStoreNode):
         credentials=("postgres",),
     )
 
-    async def _pg_store(self, ctx: NodeContext, item_index: int) -> _NamedStore:
+    async def _pg_store(self, ctx: NodeContext, item_index: int) -> NamedStore[PGVectorStore]:
         credentials = await ctx.get_credentials("postgres")
         try:
             kwargs = connection_kwargs(credentials)
@@ -115,14 +91,14 @@ class VectorStorePGVector(VectorStoreNode):
             ) from error
         except VectorStoreBackendError as error:
             raise error.for_node(ctx.node.name) from None
-        return _NamedStore(store, ctx.node.name, metadata_filter(ctx, item_index))
+        return NamedStore(store, ctx.node.name, metadata_filter(ctx, item_index))
 
-    async def store(self, ctx: NodeContext, item_index: int) -> _NamedStore:
+    async def store(self, ctx: NodeContext, item_index: int) -> NamedStore[PGVectorStore]:
         return await self._pg_store(ctx, item_index)
 
     async def write(self, ctx: ExecuteContext, batches: list[EmbeddedBatch]) -> None:
         """Every batch into its item's table, all in one transaction per table (n8n: one table per item)."""
-        by_table: dict[str, tuple[_NamedStore, list[Vector], list[Any]]] = {}
+        by_table: dict[str, tuple[NamedStore[PGVectorStore], list[Vector], list[Any]]] = {}
         for batch in batches:
             store = await self._pg_store(ctx, batch.item_index)
             key = store.store.settings.table_name

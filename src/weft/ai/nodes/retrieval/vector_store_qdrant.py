@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from weft.ai.nodes.retrieval._common import options_of
 from weft.ai.nodes.retrieval.vector_store_node import (
     EmbeddedBatch,
+    NamedStore,
     VectorStoreNode,
     vector_store_inputs,
     vector_store_outputs,
@@ -22,7 +23,6 @@ from weft.ai.nodes.retrieval.vector_store_node import (
 from weft.ai.retrieval.embeddings import Vector
 from weft.ai.retrieval.errors import RetrievalError
 from weft.ai.retrieval.qdrant import QdrantSettings, QdrantStore
-from weft.ai.retrieval.vector_store import ScoredDocument
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeContext, NodeDescription
 
@@ -61,27 +61,6 @@ def _json_option(ctx: NodeContext, name: str, item_index: int) -> Any:
     return value
 
 
-class _NamedStore:
-    def __init__(self, store: QdrantStore, node_name: str, default_filter: Any = None) -> None:
-        self.store = store
-        self.node_name = node_name
-        self.default_filter = default_filter
-
-    async def add_vectors(self, vectors: Any, documents: Any) -> None:
-        try:
-            await self.store.add_vectors(vectors, documents)
-        except RetrievalError as error:
-            raise error.for_node(self.node_name) from error.__cause__
-
-    async def search(self, query: Vector, k: int, filter: Any = None) -> list[ScoredDocument]:
-        """Search with the node's own filter merged under ``filter`` (n8n's extended store: retrieve mode too)."""
-        merged = {**(self.default_filter or {}), **(filter if isinstance(filter, Mapping) else {})}
-        try:
-            return await self.store.search(query, k, merged or None)
-        except RetrievalError as error:
-            raise error.for_node(self.node_name) from error.__cause__
-
-
 class VectorStoreQdrant(VectorStoreNode):
     """Qdrant; ``client_factory`` makes the client from the credential (tests may give a local-mode client)."""
 
@@ -96,7 +75,7 @@ class VectorStoreQdrant(VectorStoreNode):
     )
     client_factory: ClassVar[Callable[[Mapping[str, Any]], Any]] = staticmethod(qdrant_client)
 
-    async def _store(self, ctx: NodeContext, item_index: int, insert: bool = False) -> _NamedStore:
+    async def _store(self, ctx: NodeContext, item_index: int, insert: bool = False) -> NamedStore[QdrantStore]:
         collection = ctx.get_node_parameter("qdrantCollection", item_index, "")
         if isinstance(collection, Mapping):
             collection = collection.get("value", "")
@@ -119,16 +98,16 @@ class VectorStoreQdrant(VectorStoreNode):
         )
         try:
             search_filter = None if insert else _json_option(ctx, "searchFilterJson", item_index)
-            return _NamedStore(QdrantStore(client, settings), ctx.node.name, search_filter)
+            return NamedStore(QdrantStore(client, settings), ctx.node.name, search_filter)
         except RetrievalError as error:
             raise error.for_node(ctx.node.name) from None
 
-    async def store(self, ctx: NodeContext, item_index: int) -> _NamedStore:
+    async def store(self, ctx: NodeContext, item_index: int) -> NamedStore[QdrantStore]:
         return await self._store(ctx, item_index)
 
     async def write(self, ctx: ExecuteContext, batches: list[EmbeddedBatch]) -> None:
         """All batches of a collection in one upsert (refused whole when a vector's length does not fit)."""
-        grouped: dict[str, tuple[_NamedStore, list[Vector], list[Any]]] = {}
+        grouped: dict[str, tuple[NamedStore[QdrantStore], list[Vector], list[Any]]] = {}
         for batch in batches:
             store = await self._store(ctx, batch.item_index, insert=True)
             entry = grouped.setdefault(store.store.settings.collection, (store, [], []))
