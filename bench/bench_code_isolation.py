@@ -42,20 +42,33 @@ def _free_port() -> int:
 SPINNERS = {
     "Code nodes": {"type": "n8n-nodes-base.code", "typeVersion": 2, "parameters": {"jsCode": "while (true) {}"}},
     "Set expressions": {
-        "type": "n8n-nodes-base.set", "typeVersion": 3.4,
-        "parameters": {"assignments": {"assignments": [
-            {"id": "x", "name": "x", "type": "string", "value": "={{ (() => { while (true) {} })() }}"}]}},
+        "type": "n8n-nodes-base.set",
+        "typeVersion": 3.4,
+        "parameters": {
+            "assignments": {
+                "assignments": [
+                    {"id": "x", "name": "x", "type": "string", "value": "={{ (() => { while (true) {} })() }}"}
+                ]
+            }
+        },
     },
 }
 
 
 def _spin_workflow(number: int, path: str, spinner: dict[str, Any]) -> dict[str, Any]:
     return {
-        "id": f"benchSpinCode000{number}", "name": f"spin {path}", "settings": {"executionOrder": "v1"},
+        "id": f"benchSpinCode000{number}",
+        "name": f"spin {path}",
+        "settings": {"executionOrder": "v1"},
         "nodes": [
-            {"name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2, "position": [0, 0],
-             "webhookId": str(uuid.uuid4()),
-             "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}}},
+            {
+                "name": "Webhook",
+                "type": "n8n-nodes-base.webhook",
+                "typeVersion": 2,
+                "position": [0, 0],
+                "webhookId": str(uuid.uuid4()),
+                "parameters": {"path": path, "httpMethod": "POST", "responseMode": "lastNode", "options": {}},
+            },
             {"name": "Spin", "position": [200, 0], **spinner},
         ],
         "connections": {"Webhook": {"main": [[{"node": "Spin", "type": "main", "index": 0}]]}},
@@ -81,18 +94,27 @@ def _report(label: str, values: list[float]) -> None:
 def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="weft-bench-code-"))
     port = _free_port()
-    env = {**os.environ, "WEFT_USER_FOLDER": str(folder), "WEFT_PORT": str(port), "WEFT_WORKERS": "1",
-           "WEFT_PUBLIC_URL": f"http://127.0.0.1:{port}/", "WEFT_CODE_TIMEOUT": "5", "WEFT_EXPRESSION_TIMEOUT": "5"}
+    env = {
+        **os.environ,
+        "WEFT_USER_FOLDER": str(folder),
+        "WEFT_PORT": str(port),
+        "WEFT_WORKERS": "1",
+        "WEFT_PUBLIC_URL": f"http://127.0.0.1:{port}/",
+        "WEFT_CODE_TIMEOUT": "5",
+        "WEFT_EXPRESSION_TIMEOUT": "5",
+    }
     weft = [sys.executable, "-m", "weft"]
     files = [W1]
     for number, spinner in enumerate(SPINNERS.values(), start=1):
         files.append(folder / f"spin{number}.json")
         files[-1].write_text(json.dumps(_spin_workflow(number, f"spin{number}", spinner)))
     for path in files:
-        subprocess.run([*weft, "import:workflow", "--input", str(path), "--activate"], env=env, check=True,
-                       capture_output=True)
-    server = subprocess.Popen([*weft, "start"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
+        subprocess.run(
+            [*weft, "import:workflow", "--input", str(path), "--activate"], env=env, check=True, capture_output=True
+        )
+    server = subprocess.Popen(
+        [*weft, "start"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             deadline = time.monotonic() + 30

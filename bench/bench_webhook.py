@@ -99,8 +99,16 @@ class PeakSampler(threading.Thread):
 
 
 def wrk(url: str, connections: int, seconds: float, threads: int) -> dict[str, float]:
-    command = ["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds:g}s", "--latency",
-               "-s", str(LUA), url]
+    command = [
+        "wrk",
+        f"-t{min(threads, connections)}",
+        f"-c{connections}",
+        f"-d{seconds:g}s",
+        "--latency",
+        "-s",
+        str(LUA),
+        url,
+    ]
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     errors = 0
     for pattern in (r"Non-2xx or 3xx responses:\s+(\d+)",):
@@ -120,7 +128,7 @@ def wrk(url: str, connections: int, seconds: float, threads: int) -> dict[str, f
 
 def _ms(value: str) -> float:
     number = float(re.match(r"[\d.]+", value).group(0))  # type: ignore[union-attr]
-    unit = value[len(str(re.match(r"[\d.]+", value).group(0))):]  # type: ignore[union-attr]
+    unit = value[len(str(re.match(r"[\d.]+", value).group(0))) :]  # type: ignore[union-attr]
     return number * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}[unit]
 
 
@@ -149,10 +157,11 @@ def post_once(url: str) -> object:
 
 
 def count_executions(env: dict[str, str]) -> int:
-    code = ("from weft.services.import_export import open_store; from weft.settings import Settings; "
-            "s = open_store(Settings.from_env()); print(s.executions.count(statuses=['success'])); s.close()")
-    return int(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                              check=True).stdout)
+    code = (
+        "from weft.services.import_export import open_store; from weft.settings import Settings; "
+        "s = open_store(Settings.from_env()); print(s.executions.count(statuses=['success'])); s.close()"
+    )
+    return int(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
 
 
 def main() -> int:
@@ -168,8 +177,13 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="weft-bench-"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "WEFT_USER_FOLDER": str(folder), "WEFT_PORT": str(port), "WEFT_PUBLIC_URL": base + "/",
-           "WEFT_WORKERS": str(args.workers)}
+    env = {
+        **os.environ,
+        "WEFT_USER_FOLDER": str(folder),
+        "WEFT_PORT": str(port),
+        "WEFT_PUBLIC_URL": base + "/",
+        "WEFT_WORKERS": str(args.workers),
+    }
     env.pop("WEFT_DATABASE_URL", None)
     weft(env, "import:workflow", "--input", str(W1), "--activate")
     started = time.monotonic()
@@ -202,17 +216,24 @@ def main() -> int:
     return 0
 
 
-def report(args: argparse.Namespace, results: dict[int, dict[str, float]], idle: int, peak: int,
-           cold: float, saved: int) -> None:
-    print(f"W1 webhook -> Set (3 expressions) -> Respond; executions saved (SQLite WAL); {args.workers} worker "
-          f"processes; wrk -t{args.threads}; {args.warmup:g} s warm-up; {args.duration:g} s per level")
+def report(
+    args: argparse.Namespace, results: dict[int, dict[str, float]], idle: int, peak: int, cold: float, saved: int
+) -> None:
+    print(
+        f"W1 webhook -> Set (3 expressions) -> Respond; executions saved (SQLite WAL); {args.workers} worker "
+        f"processes; wrk -t{args.threads}; {args.warmup:g} s warm-up; {args.duration:g} s per level"
+    )
     print(f"{'conns':>5} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'CPU ms/req':>10}   n8n 2.8.4")
     for connections, r in results.items():
-        print(f"{connections:>5} {r['rps']:>9.0f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>7} "
-              f"{r['cpu_ms']:>10.2f}   {N8N.get(connections, '-')}")
+        print(
+            f"{connections:>5} {r['rps']:>9.0f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>7} "
+            f"{r['cpu_ms']:>10.2f}   {N8N.get(connections, '-')}"
+        )
     load = os.getloadavg()
-    print(f"load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs "
-          "(other work on the machine lowers req/s; CPU ms/req is the server's own cost)")
+    print(
+        f"load average after the run: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} CPUs "
+        "(other work on the machine lowers req/s; CPU ms/req is the server's own cost)"
+    )
     print(f"RSS (all processes): idle {idle / 1024:.0f} MiB, peak {peak / 1024:.0f} MiB   n8n: {N8N_RSS}")
     print(f"cold start to first answer {cold:.2f} s (n8n 4.0-4.2 s); successful executions saved: {saved}")
 

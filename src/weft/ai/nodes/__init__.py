@@ -22,6 +22,7 @@ _RETRIEVAL = {
     "vectorStorePGVector": "vector_store_pgvector:VectorStorePGVector",
     "vectorStoreQdrant": "vector_store_qdrant:VectorStoreQdrant",
     "retrieverVectorStore": "retriever_vector_store:RetrieverVectorStore",
+    "retrieverWorkflow": "retriever_workflow:RetrieverWorkflow",
     "toolVectorStore": "tool_vector_store:ToolVectorStore",
 }
 
