@@ -33,6 +33,7 @@ from weft.nodes.files.options import file_options
 from weft.nodes.registry import NodeRegistry
 from weft.nodes.user_regex import configure_regex_timeout
 from weft.services.binary_data import binary_service, store_pending
+from weft.services.db_calls import DbCalls
 from weft.services.db_services import DbServices, ResponseSink
 from weft.services.error_workflow import error_workflow_hooks
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
@@ -63,7 +64,7 @@ class RunResult:
     """False when the save settings dropped the execution."""
 
 
-class WorkflowRunner:
+class WorkflowRunner(DbCalls):
     """Runs, resumes, stops and retries stored executions of one instance.
 
     ``store=None`` opens the instance's store only when something needs it (credentials, sub-workflows, memory):
@@ -103,17 +104,13 @@ class WorkflowRunner:
             binary_data=binary_service(settings, lambda: self.store.db),
             **file_options(settings),
         )
-        self.inline_db = inline_db
-        """Call the repositories directly on the event loop instead of in a thread (faster for SQLite)."""
+        super().__init__(inline_db=inline_db, write_lock=sqlite_write_lock(settings.database_url))
         self.log_errors = False
         """Log each failed execution's error with its stack (the server; the API shows no stack)."""
-        self.write_lock = sqlite_write_lock(settings.database_url)
         self.executions: Any = self._hot_path_executions()
         """Where the hot path creates and saves executions: on SQLite, the stdlib ``sqlite3`` writer (the same rows
         as the repository, a third of its cost per request); else the SQLAlchemy repository."""
         self._running: dict[str, Execution] = {}
-        self._large_write = asyncio.Lock()
-        """Held while :meth:`db_write_large` writes in a thread: the inline writes queue behind it."""
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
         self.push = PushHub()
@@ -156,40 +153,6 @@ class WorkflowRunner:
     async def delete_binary(self, execution_ids: list[str]) -> None:
         """Delete the files these executions stored on disk (the database mode's rows go with the executions)."""
         await self.options.binary_data.delete_executions(execution_ids, modes=("filesystem",))
-
-    async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a repository call in a worker thread, off the event loop."""
-        return await asyncio.to_thread(call, *args, **kwargs)
-
-    async def db_write(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A write of the execution hot path (create, save, claim): inline when ``inline_db``, else in a thread;
-        on SQLite one writer at a time across processes (:mod:`weft.services.write_lock`). Inline writes that come
-        while a large one runs in a thread (:meth:`db_write_large`) wait for it, in order, the loop going on."""
-        if self.write_lock is not None:
-            args = (call, *args)
-            call = self._locked  # type: ignore[assignment]
-        if self.inline_db:
-            if self._large_write.locked():
-                async with self._large_write:
-                    return call(*args, **kwargs)
-            return call(*args, **kwargs)
-        return await asyncio.to_thread(call, *args, **kwargs)
-
-    async def db_write_large(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """:meth:`db_write` of a large value (the run data of an execution of many items): in a thread even when
-        ``inline_db``, since writing tens of megabytes to SQLite takes a good part of a second."""
-        if not self.inline_db:
-            return await self.db_write(call, *args, **kwargs)
-        if self.write_lock is not None:
-            args = (call, *args)
-            call = self._locked  # type: ignore[assignment]
-        async with self._large_write:
-            return await asyncio.to_thread(call, *args, **kwargs)
-
-    def _locked(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        assert self.write_lock is not None
-        with self.write_lock.held():
-            return call(*args, **kwargs)
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run ``work`` in the background; the runner keeps a reference and :meth:`drain` waits for it."""

@@ -41,8 +41,14 @@ def prompt_text(ctx: ExecuteContext, item_index: int) -> Any:
         if value is None:
             raise NodeOperationError(ctx.node.name, "The 'prompt' parameter is empty.", item_index=item_index)
         return value
+    return prompt_by_type(ctx, item_index)
+
+
+def prompt_by_type(ctx: ExecuteContext, item_index: int) -> Any:
+    """The user's text as ``promptType`` says (n8n's ``getPromptInputByType``): a chat trigger's or guardrails
+    node's field, or the ``text`` parameter; ``None`` is the node error n8n gives."""
     prompt_type = ctx.get_node_parameter("promptType", item_index, "auto")
-    field = _PROMPT_FIELDS.get(prompt_type)
+    field = _PROMPT_FIELDS.get(str(prompt_type))
     if field is None:
         value = ctx.get_node_parameter("text", item_index, None)
     else:
@@ -110,4 +116,4 @@ async def _image(ctx: ExecuteContext, item_index: int, value: Mapping[str, Any])
     return ImagePart(url=f"data:{mime};base64,{base64.b64encode(data).decode()}", detail=detail)
 
 
-__all__ = ["chain_messages", "prompt_text"]
+__all__ = ["chain_messages", "prompt_by_type", "prompt_text"]

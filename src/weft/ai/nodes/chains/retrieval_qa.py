@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from weft.ai.messages import HumanMessage, Message, SystemMessage
 from weft.ai.nodes.chains._batches import Batching, run_in_batches
+from weft.ai.nodes.chains._chain_prompt import prompt_by_type
 from weft.ai.nodes.chains._common import connected_models
 from weft.ai.nodes.chains._fstring import PromptTemplateError, format_fstring
 from weft.ai.nodes.chains._summary_chains import INVALID_PROMPT_INPUT
@@ -38,7 +39,6 @@ SYSTEM_PROMPT_TEMPLATE = (
 )
 #: The default ``query`` of versions 1 to 1.2.
 _QUERY_DEFAULTS = {1.0: "={{ $json.input }}", 1.1: "={{ $json.chat_input }}", 1.2: "={{ $json.chatInput }}"}
-_PROMPT_FIELDS = {"auto": "chatInput", "guardrails": "guardrailsInput"}
 
 
 @runtime_checkable
@@ -120,23 +120,7 @@ def _query(ctx: ExecuteContext, item_index: int) -> Any:
         if value is None:
             raise NodeOperationError(ctx.node.name, "The ‘query‘ parameter is empty.", item_index=item_index)
         return value
-    prompt_type = ctx.get_node_parameter("promptType", item_index, "auto")
-    field = _PROMPT_FIELDS.get(str(prompt_type))
-    if field is None:
-        value = ctx.get_node_parameter("text", item_index, None)
-    else:
-        value = ctx.evaluate_expression(f'={{{{ $json["{field}"] }}}}', item_index)
-    if value is None:
-        source = "chat trigger node" if prompt_type == "auto" else "guardrails node"
-        description = (
-            f"Expected to find the prompt in an input field called '{field}' (this is what the {source} node "
-            "outputs). To use something else, change the 'Prompt' parameter"
-            if field is not None
-            else "The prompt field is empty or the expression used could not be resolved. Please check the "
-            "configured prompt value."
-        )
-        raise NodeOperationError(ctx.node.name, "No prompt specified", description=description, item_index=item_index)
-    return value
+    return prompt_by_type(ctx, item_index)
 
 
 def _template(ctx: ExecuteContext, item_index: int) -> str:
