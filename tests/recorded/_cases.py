@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -21,6 +24,7 @@ from weft.nodes.files.access import FileAccess
 from weft.nodes.registry import default_registry
 from weft.testing import OracleOpenAIServer
 from weft.testing.mcp_server import McpTestServer
+from weft.testing.saas import RECORDED_PORT, FakeSaasServer
 from weft.workflow import Workflow, parse_workflow, validate_workflow
 
 from ._normalize import normalize_requests, normalize_run
@@ -107,7 +111,8 @@ async def _run_with_weft(case: Case, workflow: dict[str, Any]) -> tuple[dict[str
     validate_workflow(model, registry)
     if not case.is_ai:
         credentials = {**service_credentials(case.folder), **saas_credentials(case.folder)}
-        return await _execute(Workflow(model), registry, credentials, engine_options(case)), []
+        with saas_proxy(case.folder):
+            return await _execute(Workflow(model), registry, credentials, engine_options(case)), []
     script = json.loads(case.file("llm_script.json").read_text())
     with OracleOpenAIServer(script) as server:
         data = {"apiKey": "sk-fake-acceptance", "url": server.base_url, "header": False}
@@ -121,8 +126,39 @@ def saas_credentials(folder: Path) -> dict[str, Any]:
     hand: ``n8n import:credentials``) for a case that calls the fake SaaS APIs (a ``uses_saas`` file)."""
     if not (folder / "uses_saas").exists():
         return {}
-    listed = json.loads((folder.parent.parent / "saas_credentials.json").read_text())
+    root = folder.parent.parent
+    listed = json.loads((root / "saas_credentials.json").read_text())
+    for path in sorted((root / "saas_credentials").glob("*.json")):  # one file per service
+        listed.extend(json.loads(path.read_text()))
     return {entry["name"]: entry["data"] for entry in listed}
+
+
+#: The fake SaaS server the session started (``conftest.recorded_saas``); None when one was started by hand.
+SAAS_SERVER: list[FakeSaasServer] = []
+
+
+@contextlib.contextmanager
+def saas_proxy(folder: Path) -> Iterator[None]:
+    """For a ``uses_saas`` case, the environment n8n was recorded with: the fake SaaS server as the HTTPS proxy of
+    every API host (``sheets.googleapis.com``, ...), its CA trusted (:meth:`FakeSaasServer.proxy_env`)."""
+    if not (folder / "uses_saas").exists():
+        yield
+        return
+    if SAAS_SERVER:
+        env = SAAS_SERVER[0].proxy_env()
+    else:  # started by hand: python -m weft.testing.saas (its CA in the default folder)
+        url, ca = f"http://127.0.0.1:{RECORDED_PORT}", str(Path(tempfile.gettempdir()) / "weft-saas-ca" / "ca.pem")
+        env = {"HTTPS_PROXY": url, "HTTP_PROXY": url, "NO_PROXY": "127.0.0.1,localhost", "WEFT_EXTRA_CA_CERTS": ca}
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def engine_options(case: Case) -> EngineOptions:

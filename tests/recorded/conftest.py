@@ -15,7 +15,7 @@ import pytest
 from weft.testing import saas
 from weft.testing.http_echo import RECORDED_PORT, HttpEchoServer
 
-from ._cases import all_cases
+from ._cases import SAAS_SERVER, all_cases
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -48,7 +48,9 @@ def recorded_saas(request: pytest.FixtureRequest) -> Iterator[saas.FakeSaasServe
         yield None
         return
     with saas.FakeSaasServer(saas.RECORDED_PORT) as server:
+        SAAS_SERVER.append(server)
         yield server
+        SAAS_SERVER.clear()
 
 
 def _saas_already_serving() -> bool:

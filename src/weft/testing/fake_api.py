@@ -4,19 +4,28 @@ and path pattern, every request recorded as it arrived (method, path, query, hea
 A handler gets an :class:`ApiRequest` and answers an :class:`ApiReply` (JSON, text or bytes, any status and
 headers); :func:`json_error` and :func:`require` help it answer as a service would. No route: 404 with a JSON
 error naming the request.
+
+Given a :class:`weft.testing.tls.CertAuthority`, the server is also the HTTPS proxy of the code under test
+(``HTTPS_PROXY=http://127.0.0.1:<port>``): it answers ``CONNECT host:443`` itself, with a certificate for ``host``
+signed by the authority, and serves the requests that follow, routed by host (``route(..., host=...)``). Nothing
+is forwarded anywhere: a service with a fixed host name (``sheets.googleapis.com``) is served here, unchanged.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import socketserver
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+if TYPE_CHECKING:
+    from weft.testing.tls import CertAuthority
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +47,8 @@ class ApiRequest:
     raw_body: bytes
     params: dict[str, str] = field(default_factory=dict)
     """The named groups of the route's path pattern."""
+    host: str = ""
+    """The host the request was for (the ``CONNECT`` target, or the ``Host`` header), without the port."""
 
 
 @dataclass(kw_only=True)
@@ -85,18 +96,19 @@ def require(condition: bool, reply: ApiReply) -> None:
 class FakeApiServer:
     """Serves its routes in a thread; ``requests`` holds what arrived, in order."""
 
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, authority: CertAuthority | None = None) -> None:
         self.port = port
+        self.authority = authority
         self.requests: list[ApiRequest] = []
-        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._routes: list[tuple[str, re.Pattern[str], Handler, str | None]] = []
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
-    def route(self, method: str, pattern: str, handler: Handler) -> None:
+    def route(self, method: str, pattern: str, handler: Handler, host: str | None = None) -> None:
         """Answer ``method`` requests whose decoded path fully matches ``pattern`` (named groups become
-        :attr:`ApiRequest.params`); later routes are tried first."""
-        self._routes.insert(0, (method.upper(), re.compile(pattern), handler))
+        :attr:`ApiRequest.params`), for ``host`` only when given; later routes are tried first."""
+        self._routes.insert(0, (method.upper(), re.compile(pattern), handler, host))
 
     @property
     def url(self) -> str:
@@ -130,14 +142,17 @@ class FakeApiServer:
         with self._lock:
             self.requests.append(request)
             routes = list(self._routes)
-        for method, pattern, handler in routes:
+        for method, pattern, handler, host in routes:
+            if host is not None and host != request.host:
+                continue
             match = pattern.fullmatch(request.path)
             if match and method in (request.method, "*"):
                 try:
                     return handler(_with_params(request, match.groupdict()))
                 except Rejected as rejected:
                     return rejected.reply
-        return json_error(404, {"error": f"no route for {request.method} {request.path}"})
+        where = f"{request.host}{request.path}" if request.host else request.path
+        return json_error(404, {"error": f"no route for {request.method} {where}"})
 
 
 def _with_params(request: ApiRequest, params: dict[str, str]) -> ApiRequest:
@@ -151,6 +166,7 @@ def _with_params(request: ApiRequest, params: dict[str, str]) -> ApiRequest:
         body=request.body,
         raw_body=request.raw_body,
         params=params,
+        host=request.host,
     )
 
 
@@ -169,6 +185,23 @@ def _parsed_body(raw: bytes, content_type: str) -> Any:
 class _Handler(BaseHTTPRequestHandler):
     api: ClassVar[FakeApiServer]
     protocol_version = "HTTP/1.1"
+    tunnel_host = ""
+
+    def do_CONNECT(self) -> None:
+        """Be the HTTPS proxy: accept the tunnel, then speak TLS as ``host`` on it and serve what comes."""
+        host = self.path.rsplit(":", 1)[0].strip("[]").lower()
+        if self.api.authority is None:
+            self.send_error(405, "this fake is no proxy")
+            return
+        self.send_response(200, "Connection established")
+        self.end_headers()
+        self.wfile.flush()
+        context = self.api.authority.server_context(host)
+        self.connection = context.wrap_socket(self.connection, server_side=True)
+        self.rfile = self.connection.makefile("rb", self.rbufsize)
+        self.wfile = socketserver._SocketWriter(self.connection)  # type: ignore[attr-defined]
+        self.tunnel_host = host
+        self.close_connection = False
 
     def log_message(self, format: str, *args: Any) -> None:
         """No access log."""
@@ -181,9 +214,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
-        parts = urlsplit(self.path)
+        parts = urlsplit(self.path)  # an absolute URL when asked as a plain HTTP proxy
         pairs = parse_qsl(parts.query, keep_blank_values=True)
         headers = {k.lower(): v for k, v in self.headers.items()}
+        host = self.tunnel_host or parts.hostname or headers.get("host", "").rsplit(":", 1)[0]
         request = ApiRequest(
             method=self.command,
             path=unquote(parts.path),
@@ -193,6 +227,7 @@ class _Handler(BaseHTTPRequestHandler):
             headers=headers,
             body=_parsed_body(raw, headers.get("content-type", "")),
             raw_body=raw,
+            host="" if host in ("127.0.0.1", "localhost") else host.lower(),
         )
         reply = self.api.answer(request)
         data, content_type = reply.encoded()

@@ -19,6 +19,7 @@ from weft.errors import NodeApiError, NodeError, NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.credential_domains import assert_credential_allows_url
 from weft.nodes.http import transfer as http
+from weft.nodes.http.clients import Clients
 from weft.nodes.http.errors import HttpRequestError
 from weft.nodes.values import js_string
 from weft.workflow import Item, NodeOutput
@@ -77,7 +78,7 @@ class GraphQL(NodeType):
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         creds = await _credentials(ctx)
         out: list[Item] = []
-        clients: dict[bool, httpx.AsyncClient] = {}
+        clients = Clients()
         try:
             for index in range(len(ctx.get_input_data())):
                 try:
@@ -92,8 +93,7 @@ class GraphQL(NodeType):
                         raise
                     out.append({"json": {"error": _raw_message(error)}, "pairedItem": {"item": index}})
         finally:
-            for client in clients.values():
-                await client.aclose()
+            await clients.aclose()
         return [out]
 
 
@@ -138,13 +138,13 @@ def _check_domain(ctx: ExecuteContext, index: int, creds: dict[str, Any], url: s
 
 
 async def _run_item(
-    ctx: ExecuteContext, index: int, creds: tuple[str, dict[str, Any]] | None, clients: dict[bool, httpx.AsyncClient]
+    ctx: ExecuteContext, index: int, creds: tuple[str, dict[str, Any]] | None, clients: Clients
 ) -> tuple[list[Item], NodeApiError | None]:
     """The response's items, and the error its ``errors`` make (n8n outputs the items before it throws, so under
     "continue" both reach the output)."""
     request = _request(ctx, index, creds)
     verify = not ctx.get_node_parameter("allowUnauthorizedCerts", index, False)
-    client = clients.setdefault(verify, httpx.AsyncClient(trust_env=False, verify=verify))
+    client = clients.get(verify)
     _, response = await http.send(ctx, index, client, request)
     text = response.text
     if ctx.get_node_parameter("responseFormat", 0, "json") == "string":

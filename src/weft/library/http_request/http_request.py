@@ -17,6 +17,7 @@ from weft.errors import NodeOperationError, WeftError
 from weft.library.http_request._http_tool_display import DISPLAY_DEFAULTS, PARAMETER_DISPLAY
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.credential_domains import assert_credential_allows_url
+from weft.nodes.http.clients import Clients
 from weft.nodes.http.errors import HttpRequestError, find_message
 from weft.nodes.http.files import BINARY_TYPES, UploadBody
 from weft.nodes.http.optimize import response_optimizer
@@ -74,12 +75,12 @@ class HttpRequest(NodeType):
         if isinstance(pagination, dict) and pagination.get("paginationMode", "off") != "off":
             raise _fail(ctx, 0, "Pagination is not supported yet", "Remove the 'Pagination' option; page with a loop.")
         items = ctx.get_input_data()
-        clients: dict[tuple[bool, str | None], httpx.AsyncClient] = {}
+        clients = Clients()
         try:
             started = await _start_requests(ctx, items, clients)
             results = await asyncio.gather(*started, return_exceptions=True)
         finally:
-            await asyncio.gather(*(client.aclose() for client in clients.values()))
+            await clients.aclose()
         out: list[Item] = []
         for index, result in enumerate(results):
             try:
@@ -98,7 +99,7 @@ class HttpRequest(NodeType):
 
 
 async def _start_requests(
-    ctx: ExecuteContext, items: list[Item], clients: dict[tuple[bool, str | None], httpx.AsyncClient]
+    ctx: ExecuteContext, items: list[Item], clients: Clients
 ) -> list[asyncio.Future[Any]]:
     """Build and start each item's request (a build error takes the request's place in the list)."""
     started: list[asyncio.Future[Any]] = []
@@ -116,10 +117,8 @@ async def _start_requests(
             future.set_exception(error)
             started.append(future)
             continue
-        key = (not options.get("allowUnauthorizedCerts"), options.get("proxy") or None)
-        if key not in clients:
-            clients[key] = httpx.AsyncClient(trust_env=False, verify=key[0], proxy=key[1])
-        started.append(asyncio.ensure_future(send(ctx, index, clients[key], request)))
+        client = clients.get(not options.get("allowUnauthorizedCerts"), options.get("proxy") or None)
+        started.append(asyncio.ensure_future(send(ctx, index, client, request)))
     return started
 
 

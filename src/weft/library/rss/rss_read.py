@@ -19,6 +19,7 @@ from weft.library.core._xml_sax_tags import SaxError
 from weft.library.rss._rss_parser import FeedError, parse_feed_items
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.http import transfer as http
+from weft.nodes.http.clients import new_client
 from weft.nodes.http.errors import HttpRequestError
 from weft.nodes.values import js_string
 from weft.workflow import Item, NodeOutput
@@ -73,7 +74,7 @@ async def _read(ctx: ExecuteContext, index: int, version: float) -> list[dict[st
     )
     verify = not options.get("ignoreSSL")
     try:
-        async with httpx.AsyncClient(trust_env=False, verify=verify) as client:
+        async with new_client(verify) as client:
             _, response = await http.send(ctx, index, client, request)
     except HttpRequestError as error:
         if error.code == "ECONNREFUSED":

@@ -93,10 +93,10 @@ async def load_credential(scope: RoutingScope) -> Credential | None:
         if required:
             raise
         return None
-    return Credential(type_name=type_name, data=_with_defaults(scope, type_name, data), required=required)
+    return Credential(type_name=type_name, data=with_defaults(scope, type_name, data), required=required)
 
 
-def _with_defaults(scope: RoutingScope, type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
+def with_defaults(scope: RoutingScope, type_name: str, data: Mapping[str, Any]) -> dict[str, Any]:
     filled: dict[str, Any] = {}
     expressions: dict[str, str] = {}
     for prop in type_properties(type_name) or []:

@@ -25,6 +25,7 @@ from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext
 from weft.nodes.credential_domains import assert_url_allowed
 from weft.nodes.http import transfer as http
+from weft.nodes.http.clients import Clients
 from weft.nodes.http.errors import api_error
 from weft.nodes.routing.paths import UNDEFINED
 
@@ -34,25 +35,6 @@ _NO_BODY = ("GET", "HEAD", "OPTIONS")
 _FORM = "application/x-www-form-urlencoded"
 
 Response = dict[str, Any]
-ClientKey = tuple[bool, str | None]
-
-
-class Clients:
-    """The HTTP clients of one node run, one per TLS and proxy setting; closed when the run ends."""
-
-    def __init__(self) -> None:
-        self._clients: dict[ClientKey, httpx.AsyncClient] = {}
-
-    def get(self, verify: bool, proxy: str | None) -> httpx.AsyncClient:
-        key = (verify, proxy)
-        if key not in self._clients:
-            self._clients[key] = httpx.AsyncClient(trust_env=False, verify=verify, proxy=proxy)
-        return self._clients[key]
-
-    async def aclose(self) -> None:
-        for client in self._clients.values():
-            await client.aclose()
-        self._clients.clear()
 
 
 def full_url(options: Mapping[str, Any]) -> str:
