@@ -24,7 +24,7 @@ from weft.nodes.files.access import FileAccess
 from weft.nodes.registry import default_registry
 from weft.testing import OracleOpenAIServer
 from weft.testing.mcp_server import McpTestServer
-from weft.testing.saas import RECORDED_PORT, FakeSaasServer
+from weft.testing.saas import FakeSaasServer
 from weft.workflow import Workflow, parse_workflow, validate_workflow
 
 from ._normalize import normalize_requests, normalize_run
@@ -133,7 +133,7 @@ def saas_credentials(folder: Path) -> dict[str, Any]:
     return {entry["name"]: entry["data"] for entry in listed}
 
 
-#: The fake SaaS server the session started (``conftest.recorded_saas``); None when one was started by hand.
+#: The fake SaaS server the session started (``conftest.recorded_saas``).
 SAAS_SERVER: list[FakeSaasServer] = []
 
 
@@ -144,11 +144,7 @@ def saas_proxy(folder: Path) -> Iterator[None]:
     if not (folder / "uses_saas").exists():
         yield
         return
-    if SAAS_SERVER:
-        env = SAAS_SERVER[0].proxy_env()
-    else:  # started by hand: python -m weft.testing.saas (its CA in the default folder)
-        url, ca = f"http://127.0.0.1:{RECORDED_PORT}", str(Path(tempfile.gettempdir()) / "weft-saas-ca" / "ca.pem")
-        env = {"HTTPS_PROXY": url, "HTTP_PROXY": url, "NO_PROXY": "127.0.0.1,localhost", "WEFT_EXTRA_CA_CERTS": ca}
+    env = SAAS_SERVER[0].proxy_env()
     saved = {name: os.environ.get(name) for name in env}
     os.environ.update(env)
     try:

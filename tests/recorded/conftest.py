@@ -42,20 +42,20 @@ def _echo_already_serving() -> bool:
 
 @pytest.fixture(scope="session", autouse=True)
 def recorded_saas(request: pytest.FixtureRequest) -> Iterator[saas.FakeSaasServer | None]:
+    """The fake SaaS APIs for the ``uses_saas`` cases: on their recorded port (the declarative cases' credentials
+    name it) unless another process serves there, which then answers those (started by hand for recording, or
+    another test session); this session's server is the HTTPS proxy of the fixed-host services either way."""
     names = {case.name for case in all_cases() if case.file("uses_saas").exists()}
-    selected = any(name in item.name for item in request.session.items for name in names)
-    if not selected or _saas_already_serving():  # one started by hand for recording (python -m weft.testing.saas)
+    if not any(name in item.name for item in request.session.items for name in names):
         yield None
         return
-    with saas.FakeSaasServer(saas.RECORDED_PORT) as server:
-        SAAS_SERVER.append(server)
-        yield server
-        SAAS_SERVER.clear()
-
-
-def _saas_already_serving() -> bool:
     try:
-        answer = httpx.get(f"http://127.0.0.1:{saas.RECORDED_PORT}/npm/-/package/weft-fake/dist-tags", timeout=2)
-    except httpx.HTTPError:
-        return False
-    return answer.status_code == 200 and answer.json().get("latest") == "1.1.0"
+        server = saas.FakeSaasServer(saas.RECORDED_PORT).start()
+    except OSError:
+        server = saas.FakeSaasServer(0).start()
+    SAAS_SERVER.append(server)
+    try:
+        yield server
+    finally:
+        SAAS_SERVER.clear()
+        server.stop()

@@ -35,6 +35,7 @@ AREAS = {
     "f": "errors and data flow",
     "a": "AI Agent",
     "d": "declarative nodes",
+    "s": "SaaS integrations",
 }
 
 

@@ -51,7 +51,7 @@ def services(only: Iterable[str] | None = None) -> list[Any]:
     wanted = set(only) if only is not None else None
     found = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
-        if wanted is not None and info.name not in wanted:
+        if info.name.startswith("_") or (wanted is not None and info.name not in wanted):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         if hasattr(module, "install"):
