@@ -197,11 +197,20 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.flush()
         context = self.api.authority.server_context(host)
-        self.connection = context.wrap_socket(self.connection, server_side=True)
+        try:
+            self.connection = context.wrap_socket(self.connection, server_side=True)
+        except OSError:  # the client refused the certificate (an untrusted CA) or went away
+            self.close_connection = True
+            return
         self.rfile = self.connection.makefile("rb", self.rbufsize)
         self.wfile = socketserver._SocketWriter(self.connection)  # type: ignore[attr-defined]
         self.tunnel_host = host
         self.close_connection = False
+
+    def finish(self) -> None:
+        super().finish()
+        if self.tunnel_host:  # the TLS socket took the accepted one's place: socketserver closes only that one
+            self.connection.close()
 
     def log_message(self, format: str, *args: Any) -> None:
         """No access log."""
