@@ -41,8 +41,12 @@ def merge(sources: list[tuple[str, dict[str, list[dict[str, Any]]]]]) -> dict[st
                     "trigger": "trigger" in entries[0].get("group", []),
                     "usableAsTool": False,
                     "credentials": set(),
+                    "versioned": False,
                 },
             )
+            # n8n's VersionedNodeType: a class per version range, one nodes.json entry each. n8n refuses a
+            # typeVersion none of them has; a single class runs at any typeVersion a workflow names.
+            summary["versioned"] |= len(entries) > 1
             for entry in entries:
                 summary["versions"].update(_versions(entry))
                 summary["declarative"] |= _declarative(entry)

@@ -9,6 +9,7 @@ Weft accepts of the ones n8n ships.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -47,6 +48,18 @@ def n8n_node_types() -> dict[str, Any]:
 def coverage(registry: NodeRegistry) -> list[TypeCoverage]:
     """Every n8n node type, in type-name order, with its state in ``registry``."""
     return [_one(registry, name, summary) for name, summary in n8n_node_types()["types"].items()]
+
+
+def refusals(registry: NodeRegistry, nodes: Iterable[tuple[str, Any]]) -> list[str]:
+    """Why ``registry`` would refuse nodes of these ``(type, typeVersion)`` (each distinct reason once); empty when
+    it runs them all. A real workflow is refused for nothing else as often as for this."""
+    found: dict[str, None] = {}
+    for type_name, version in nodes:
+        number = float(version) if isinstance(version, int | float) and not isinstance(version, bool) else 1.0
+        reason = registry.check(str(type_name), number)
+        if reason is not None:
+            found.setdefault(reason)
+    return list(found)
 
 
 def _one(registry: NodeRegistry, name: str, summary: dict[str, Any]) -> TypeCoverage:

@@ -92,7 +92,7 @@ class NodeRegistry:
         if cls is None:
             return self._unknown_message(type_name)
         versions = cls.description.versions
-        if version not in versions:
+        if version not in versions and not _any_version(type_name):
             listed = ", ".join(f"{v:g}" for v in versions)
             return (
                 f"Node type {type_name!r} has no typeVersion {version:g}. "
@@ -120,6 +120,15 @@ class NodeRegistry:
         tool = convert_node_to_tool(base)
         self._catalog[type_name] = tool
         return tool
+
+
+def _any_version(type_name: str) -> bool:
+    """Whether n8n implements the type as one class, which runs at any ``typeVersion`` (n8n's
+    ``getVersionedNodeType`` returns it whatever the version; a ``VersionedNodeType`` refuses one it lacks)."""
+    from weft.nodes.coverage import n8n_node_types
+
+    summary = n8n_node_types()["types"].get(type_name)
+    return summary is not None and not summary.get("versioned", True)
 
 
 #: Node types n8n 2 turns off by default (its ``NODES_EXCLUDE``) because they reach the host's shell or disk
