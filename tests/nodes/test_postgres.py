@@ -182,3 +182,36 @@ async def test_connection_errors_are_reported(credential: dict[str, Any]) -> Non
     refused = await run_pg({**credential, "port": 1}, query, [{}])
     assert refused["error"]["message"] == "Connection refused"
     assert refused["error"]["description"] == f"{credential['host']}:1"
+
+
+async def test_postgres_is_a_tool_an_agent_calls_with_from_ai(credential: dict[str, Any]) -> None:
+    """n8n marks Postgres ``usableAsTool``: ``postgresTool`` runs the query with the model's ``$fromAI`` value as
+    a query parameter (never spliced into the SQL) and answers the rows."""
+    from weft.ai.agent_catalog import agent_registry
+    from weft.testing.workflows import connect, node, output_json, workflow
+
+    lc = "@n8n/n8n-nodes-langchain."
+    replacement = "={{ $fromAI('word', 'the word to shout', 'string') }}"
+    parameters = {"operation": "executeQuery", "query": "SELECT upper($1) AS shout"}
+    parameters["options"] = {"queryReplacement": replacement}
+    tool = node(
+        "Shout",
+        "n8n-nodes-base.postgresTool",
+        parameters,
+        version=2.6,
+    )
+    tool["credentials"] = {"postgres": {"id": "1", "name": "pg"}}
+    turns = [{"tool": "Shout", "args": {"word": "it's'; drop table x; --"}}, "{{last_tool_result}}"]
+    wf = workflow(
+        node("Start", "n8n-nodes-base.manualTrigger"),
+        node("AI Agent", lc + "agent", {"promptType": "define", "text": "go"}, version=3.1),
+        node("Model", "weft.lmChatScripted", {"turns": turns}),
+        tool,
+        connect("Start", "AI Agent"),
+        connect("Model", "AI Agent", type_="ai_languageModel"),
+        connect("Shout", "AI Agent", type_="ai_tool"),
+    )
+    services = LocalServices(credentials={"postgres": credential}, registry=agent_registry())
+    run = await run_workflow(wf, services=services)
+    assert output_json(run, "Shout") == [{"shout": "IT'S'; DROP TABLE X; --"}]
+    assert '"shout":"IT\'S\'; DROP TABLE X; --"' in output_json(run, "AI Agent")[0]["output"]

@@ -46,6 +46,7 @@ class MySql(NodeType):
         versions=VERSIONS,
         description="Get, add and update data in MySQL",
         group=("input",),
+        usable_as_tool=True,
         credentials=("mySql",),
         defaults={
             "resource": "database",

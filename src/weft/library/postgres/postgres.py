@@ -37,6 +37,7 @@ class Postgres(NodeType):
         versions=VERSIONS,
         description="Get, add and update data in Postgres",
         group=("input",),
+        usable_as_tool=True,
         credentials=("postgres",),
         defaults={
             "resource": "database",

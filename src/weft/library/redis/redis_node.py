@@ -38,6 +38,7 @@ class Redis(NodeType):
         versions=(1,),
         description="Get, send and update data in Redis",
         group=("input",),
+        usable_as_tool=True,
         credentials=("redis",),
         defaults={
             "operation": "info",
