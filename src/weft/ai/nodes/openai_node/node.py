@@ -23,7 +23,7 @@ from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.workflow import AI_TOOL, MAIN, Item, NodeOutput
 
 Operation = Callable[[ExecuteContext, OpenAiTransport, int], Awaitable[list[Item]]]
-VERSIONS: tuple[float, ...] = (1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 2, 2.1)
+VERSIONS: tuple[float, ...] = (1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 2, 2.1, 2.2, 2.3)
 #: n8n's ``getCustomErrorMessage``: OpenAI error codes with n8n's own wording.
 _CUSTOM_MESSAGES = {
     "insufficient_quota": 'Insufficient quota detected. <a href="https://docs.n8n.io/integrations/builtin/'
