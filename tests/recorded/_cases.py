@@ -114,9 +114,10 @@ async def _run_with_weft(case: Case, workflow: dict[str, Any]) -> tuple[dict[str
         with saas_proxy(case.folder):
             return await _execute(Workflow(model), registry, credentials, engine_options(case)), []
     script = json.loads(case.file("llm_script.json").read_text())
-    with OracleOpenAIServer(script) as server:
+    with OracleOpenAIServer(script) as server, saas_proxy(case.folder):  # an agent's tools may call the fakes
         data = {"apiKey": "sk-fake-acceptance", "url": server.base_url, "header": False}
-        credentials = {**service_credentials(case.folder), CREDENTIAL["name"]: data, CREDENTIAL["type"]: data}
+        credentials = {**service_credentials(case.folder), **saas_credentials(case.folder)}
+        credentials.update({CREDENTIAL["name"]: data, CREDENTIAL["type"]: data})
         run = await _execute(Workflow(model), registry, credentials)
         return run, list(server.log)
 

@@ -26,6 +26,7 @@ AGENT_CATALOG: dict[str, str] = {
     _LC + "toolCalculator": "weft.ai.tools.calculator:ToolCalculator",
     _LC + "toolCode": "weft.ai.tools.code:ToolCode",
     _LC + "toolThink": "weft.ai.tools.think:ToolThink",
+    _LC + "toolWikipedia": "weft.ai.tools.wikipedia:ToolWikipedia",
     _LC + "toolWorkflow": "weft.ai.tools.workflow_tool:ToolWorkflow",
     _LC + "toolHttpRequest": "weft.ai.tools.http_request_tool:ToolHttpRequest",
     "n8n-nodes-base.emailSendHitlTool": "weft.ai.tools.email_hitl:EmailSendHitlTool",
