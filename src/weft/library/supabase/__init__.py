@@ -1,0 +1,1 @@
+"""Supabase: rows of a project's tables through its PostgREST API (``<host>/rest/v1``)."""
