@@ -1,0 +1,1 @@
+"""The Edit Image node (``n8n-nodes-base.editImage``) on Pillow."""
