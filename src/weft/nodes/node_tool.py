@@ -87,7 +87,9 @@ def tool_description(parameters: Mapping[str, Any], description: NodeDescription
 
 def make_description(parameters: Mapping[str, Any], description: NodeDescription) -> str:
     """n8n's ``makeDescription``: ``<action> in <Node>``, ``<operation> <resource> in <Node>``, else the type's."""
-    resource, operation = parameters.get("resource"), parameters.get("operation")
+    # n8n reads the parameters with their defaults (an exported workflow leaves default values out)
+    resource = parameters.get("resource", description.defaults.get("resource"))
+    operation = parameters.get("operation", description.defaults.get("operation"))
     display = str(description.defaults.get("name") or description.display_name)
     for prop in description.properties:
         shown = ((prop.get("displayOptions") or {}).get("show") or {}).get("resource") or []
