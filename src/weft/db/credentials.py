@@ -160,6 +160,25 @@ class CredentialsRepository:
                 )
             return self._decrypted(row).data
 
+    def update_oauth_token_data(
+        self, node_name: str, credential_type: str, reference: Mapping[str, Any] | None, token: Mapping[str, Any]
+    ) -> None:
+        """Store a renewed OAuth2 token (``oauthTokenData``) in the credential a node references (n8n's
+        ``updateCredentialsOauthTokenData``), encrypted like the rest of its data."""
+        self.resolve_credentials(node_name, credential_type, reference)  # the same checks and errors
+        ref_id = str(reference.get("id") or "") if reference else ""
+        ref_name = str(reference.get("name") or "") if reference else ""
+        with self._db.transaction() as session:
+            row = session.get(CredentialsEntity, ref_id) if ref_id else None
+            if row is None and ref_name:
+                row = _by_name(session, ref_name, credential_type)
+            if row is None:
+                return
+            data = self._decrypted(row).data
+            data["oauthTokenData"] = dict(token)
+            row.data = self._cipher.encrypt(data)
+            row.updated_at = utcnow()
+
     def _decrypted(self, row: CredentialsEntity) -> Credential:
         data = self._cipher.decrypt(row.data, what=f"credential {row.name!r} (id {row.id!r}, type {row.type!r})")
         return Credential(

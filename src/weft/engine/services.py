@@ -143,6 +143,17 @@ class LocalServices:
             "'weft import:credentials'.",
         )
 
+    async def update_credential_oauth_token(
+        self, ctx: ExecuteContext, credential_type: str, token: Mapping[str, Any]
+    ) -> None:
+        """Keep a renewed OAuth2 token (:mod:`weft.nodes.oauth2`) in the credential this run reads, by name or type."""
+        reference = (ctx.node.credentials or {}).get(credential_type)
+        name = reference.get("name") if isinstance(reference, Mapping) else None
+        for key in (name, credential_type):
+            if key is not None and key in self.credentials:
+                self.credentials[key] = {**self.credentials[key], "oauthTokenData": dict(token)}
+                return
+
 
 def returns_last_run_only(workflow: Workflow) -> bool:
     """n8n ``triggerReturnsLastRunOnly``: an Execute Workflow Trigger before v1.2 returns the last node's last run

@@ -4,7 +4,8 @@
 :class:`ApiRequests` holds one node run's HTTP clients and credentials. :meth:`ApiRequests.request` takes n8n's
 request options (``method``, ``url`` or ``baseURL`` + ``url``, ``qs``, ``body``, ``headers``, ``json``,
 ``encoding``, ``returnFullResponse`` …, see :func:`weft.nodes.routing.transport.send`), adds the credential as its
-type says (a generic ``authenticate`` recipe, a ported function, ``preAuthentication``, OAuth2's bearer token), and
+type says (a generic ``authenticate`` recipe, a ported function, ``preAuthentication``, OAuth2's bearer token,
+renewed and stored back into the credential when the service says it expired, :mod:`weft.nodes.oauth2`), and
 answers the parsed body, or n8n's full response (``body``, ``headers``, ``statusCode``, ``statusMessage``) when
 ``returnFullResponse`` is set. A non-2xx answer raises n8n's :class:`weft.errors.NodeApiError`; the requests go
 through the kit's HTTP layer (the environment's proxies, ``WEFT_EXTRA_CA_CERTS``, the credential's allowed domains
@@ -21,7 +22,7 @@ from weft.errors import NodeApiError
 from weft.nodes.contract import ExecuteContext
 from weft.nodes.http.clients import Clients
 from weft.nodes.routing import transport
-from weft.nodes.routing.authenticate import OAUTH2, Credential, authenticated, pre_authenticate, with_defaults
+from weft.nodes.routing.authenticate import Credential, authenticated, before_request, renew_after, with_defaults
 from weft.nodes.routing.scope import RoutingScope
 
 
@@ -59,22 +60,21 @@ class ApiRequests:
         if credential_type is None:
             return await transport.send(self.ctx, item_index, options, self.clients)
         credential = await self.credential(credential_type)
-        await pre_authenticate(self._scope, credential, expired=False, item_index=item_index)
+        await before_request(self._scope, credential, self.clients, item_index)
+        sent_token = credential.access_token
         try:
             sent = await authenticated(self._scope, credential, copy.deepcopy(options), item_index)
             return await transport.send(self.ctx, item_index, sent, self.clients)
         except NodeApiError as error:
-            if error.http_code != 401 or not await self._renew(credential, item_index):
+            if not await self._renew(credential, error.http_code, sent_token, item_index):
                 raise
             sent = await authenticated(self._scope, credential, copy.deepcopy(options), item_index)
             return await transport.send(self.ctx, item_index, sent, self.clients)
 
-    async def _renew(self, credential: Credential, item_index: int) -> bool:
-        """After a 401: fetch a session token again (``preAuthentication``); whether the request may be retried.
-        OAuth2 credentials: not renewed here yet (the stored access token is sent as it is)."""
-        if credential.extends(OAUTH2):
-            return False
-        return await pre_authenticate(self._scope, credential, expired=True, item_index=item_index)
+    async def _renew(self, credential: Credential, status: int | None, sent_token: str | None, index: int) -> bool:
+        """After an error answer: renew an expired OAuth2 token (refresh, stored back into the credential) or a
+        ``preAuthentication`` session token (on a 401); whether the request may be sent once more."""
+        return await renew_after(self._scope, credential, status, sent_token, self.clients, index)
 
 
 __all__ = ["ApiRequests"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -120,7 +121,16 @@ def _transport_message(error: httpx.HTTPError) -> str:
     return f"The request failed: {type(error).__name__}"
 
 
+#: Credential types n8n tests with a node's function (``testedBy``), not a declarative request: their ports.
+CODED_TESTS = {"googleApi": "weft.library.google._common:test_service_account"}
+
+
 async def _run(type_name: str, data: Mapping[str, Any], stored: Mapping[str, Any] | None) -> dict[str, str]:
+    if type_name in CODED_TESTS:
+        module, _, name = CODED_TESTS[type_name].partition(":")
+        test = getattr(importlib.import_module(module), name)
+        result: dict[str, str] = await test(data)
+        return result
     if not is_testable(type_name):
         return _result("Error", NO_TEST)
     try:

@@ -80,6 +80,15 @@ class DbServices:
         resolve = self.runner.store.credentials.resolve_credentials
         return await asyncio.to_thread(resolve, ctx.node.name, credential_type, ref)
 
+    async def update_credential_oauth_token(
+        self, ctx: ExecuteContext, credential_type: str, token: Mapping[str, Any]
+    ) -> None:
+        """Store a renewed OAuth2 token in the node's credential (:mod:`weft.nodes.oauth2`)."""
+        reference = (ctx.node.credentials or {}).get(credential_type)
+        ref = reference if isinstance(reference, Mapping) else None
+        update = self.runner.store.credentials.update_oauth_token_data
+        await self.runner.db_write(update, ctx.node.name, credential_type, ref, token)
+
     # ------------------------------------------------------------------ sub-workflows
 
     async def execute_workflow(

@@ -5,22 +5,26 @@ request carries it.
 A type's ``authenticate`` is a generic recipe (``headers``, ``qs``, ``body``, ``auth`` whose values are
 expressions over ``$credentials``) or a function (its port). A type with ``preAuthentication`` (a session token
 fetched with the credential's login) gets its token when the expirable field is empty, and again once when the
-service answers 401. An OAuth2 type sends its stored access token as ``Authorization: Bearer``; Weft does not
-refresh it (a 401 fails the request). Weft keeps a fetched token for the node run only; n8n stores it in the
-credential.
+service answers 401 (Weft keeps that token for the node run only; n8n stores it in the credential). An OAuth2
+type sends its stored access token as ``Authorization: Bearer``; when the service answers the token-expired status
+(401, or the credential's ``tokenExpiredStatusCode``) the token is renewed (:mod:`weft.nodes.oauth2`: a refresh,
+or a new client-credentials token), stored back into the credential, and the request is sent once more.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
 from weft.errors import NodeOperationError, WeftError
 from weft.nodes.credential_domains import assert_credential_allows_url, is_domain_allowed
 from weft.nodes.credential_types import credential_type, type_properties
+from weft.nodes.http.clients import Clients
+from weft.nodes.oauth2 import needs_client_credentials_token, renew, token_expired
 from weft.nodes.routing.functions import ported
 from weft.nodes.routing.scope import RoutingScope
 
@@ -36,6 +40,15 @@ class Credential:
     required: bool = False
     described: dict[str, Any] | None = None
     """The type's description, when not one of ``credential_types.json`` (a type defined in code, tests)."""
+    renewing: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    """Held while an OAuth2 token is renewed: items failing together renew it once."""
+
+    @property
+    def access_token(self) -> str | None:
+        """The stored OAuth2 access token, if any."""
+        token = self.data.get("oauthTokenData")
+        value = token.get("access_token") if isinstance(token, Mapping) else None
+        return str(value) if value else None
 
     @property
     def description(self) -> dict[str, Any]:
@@ -177,6 +190,38 @@ async def pre_authenticate(scope: RoutingScope, credential: Credential, *, expir
     return True
 
 
+async def before_request(scope: RoutingScope, credential: Credential, clients: Clients, item_index: int) -> None:
+    """What n8n does before a request: a ``clientCredentials`` OAuth2 credential without a token fetches one; a
+    ``preAuthentication`` type fetches its empty session token."""
+    if credential.extends(OAUTH2) and needs_client_credentials_token(credential.data):
+        async with credential.renewing:
+            if needs_client_credentials_token(credential.data):
+                await renew(scope.ctx, clients, credential.type_name, credential.data, item_index)
+    await pre_authenticate(scope, credential, expired=False, item_index=item_index)
+
+
+async def renew_after(
+    scope: RoutingScope,
+    credential: Credential,
+    status: int | None,
+    sent_token: str | None,
+    clients: Clients,
+    item_index: int,
+) -> bool:
+    """After an error answer of ``status`` to a request sent with ``sent_token``: renew what expired (an OAuth2
+    token on its token-expired status, once for all items; a session token on a 401); whether to retry."""
+    if credential.extends(OAUTH2):
+        if not token_expired(credential.data, status):
+            return False
+        async with credential.renewing:
+            if credential.access_token == sent_token:  # not renewed yet by another item
+                await renew(scope.ctx, clients, credential.type_name, credential.data, item_index)
+        return True
+    if status != 401:
+        return False
+    return await pre_authenticate(scope, credential, expired=True, item_index=item_index)
+
+
 def allowed_domains(
     node_name: str, data: Mapping[str, Any], owned: bool, endpoint: str | None, item_index: int
 ) -> str | None:
@@ -215,7 +260,9 @@ __all__ = [
     "Credential",
     "allowed_domains",
     "authenticated",
+    "before_request",
     "chosen_credential",
     "load_credential",
     "pre_authenticate",
+    "renew_after",
 ]

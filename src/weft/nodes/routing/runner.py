@@ -19,8 +19,9 @@ from weft.nodes.routing.authenticate import (
     Credential,
     allowed_domains,
     authenticated,
+    before_request,
     load_credential,
-    pre_authenticate,
+    renew_after,
 )
 from weft.nodes.routing.call import RoutingCall
 from weft.nodes.routing.functions import ported
@@ -138,14 +139,13 @@ class RoutingRun:
                 if error.http_code:
                     error.message = f"Request failed with status code {error.http_code}"
                 raise
-        await pre_authenticate(self.scope, self.credential, expired=False, item_index=index)
+        await before_request(self.scope, self.credential, self.clients, index)
+        sent_token = self.credential.access_token
         try:
             sent = await authenticated(self.scope, self.credential, _copy(options), index)
             return await transport.send(self.ctx, index, sent, self.clients)
         except NodeApiError as error:
-            if error.http_code != 401:
-                raise
-            if not await pre_authenticate(self.scope, self.credential, expired=True, item_index=index):
+            if not await renew_after(self.scope, self.credential, error.http_code, sent_token, self.clients, index):
                 raise
             sent = await authenticated(self.scope, self.credential, _copy(options), index)
             return await transport.send(self.ctx, index, sent, self.clients)

@@ -1,0 +1,1 @@
+"""The Google Sheets node (:mod:`weft.library.google.sheets.node`)."""
