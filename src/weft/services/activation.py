@@ -9,6 +9,7 @@ when another process did (the server calls it every few seconds, and on a miss b
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,11 +22,19 @@ from weft.db.workflows import StoredWorkflow
 from weft.errors import WeftError
 from weft.nodes.error_workflows import ERROR_TRIGGER_TYPE
 from weft.nodes.forms.options import form_path, is_form_trigger
+from weft.nodes.registry import NodeRegistry
 from weft.nodes.schedules.timers import TIMER_TRIGGER_TYPES
+from weft.nodes.triggers import is_polling, is_webhook_trigger, poll_cron_expressions
 from weft.nodes.webhooks import WEBHOOK_TYPE, WebhookOptions, webhook_options
 from weft.services.errors import ActivationError
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import WorkflowRunner
+from weft.services.trigger_webhooks import (
+    deregister_webhooks,
+    error_text,
+    register_webhooks,
+    trigger_webhook_specs,
+)
 
 log = logging.getLogger("weft.activation")
 
@@ -38,6 +47,8 @@ class WebhookTarget:
     node: str
     options: WebhookOptions
     params: dict[str, str] = field(default_factory=dict)
+    trigger: bool = False
+    """A trigger node's webhook (Telegram Trigger, …): the node answers (:mod:`weft.services.trigger_webhooks`)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,7 +66,12 @@ class WebhookTable:
         self._static: dict[tuple[str, str], WebhookTarget] = {}
         self._dynamic: list[_Dynamic] = []
 
-    def add(self, prepared: PreparedWorkflow) -> None:
+    def add(self, prepared: PreparedWorkflow, registry: NodeRegistry | None = None) -> None:
+        if registry is not None:
+            for spec in trigger_webhook_specs(registry, prepared):
+                options = WebhookOptions(methods=(spec.method,), path=spec.path, response_mode="onReceived")
+                trigger = WebhookTarget(prepared=prepared, node=spec.node, options=options, trigger=True)
+                self._static[(spec.method, spec.path)] = trigger
         for node, options in webhook_nodes(prepared):
             target = WebhookTarget(prepared=prepared, node=node, options=options)
             for method in options.methods:
@@ -189,24 +205,56 @@ class ActiveWorkflows:
                 log.error("Active workflow %r cannot run and is skipped: %s", item.id, exc)
                 continue
             workflows[item.id] = prepared
-            table.add(prepared)
+            table.add(prepared, self.runner.registry)
         self.workflows, self.table, self._versions = workflows, table, versions
         self._generation += 1
         for listener in self.listeners:
             listener(workflows)
 
     async def activate(self, workflow_id: str) -> StoredWorkflow:
-        """Validate the workflow, register its webhooks (refused when a path is taken) and mark it active."""
+        """Validate the workflow, register its webhooks (refused when a path is taken) and mark it active; then
+        register its trigger webhooks with their services and poll its polling triggers once, as n8n does (a
+        failure there deactivates it again and refuses the activation)."""
         activated = await self.runner.db(activate_workflow, self.runner, workflow_id)
+        try:
+            await start_triggers(self.runner, self.runner.cache.get(activated))
+        except BaseException:
+            store = self.runner.store
+            await self.runner.db(store.webhooks.unregister, workflow_id)
+            await self.runner.db(store.workflows.deactivate, workflow_id)
+            raise
         await self.refresh()
         return activated
 
     async def deactivate(self, workflow_id: str) -> StoredWorkflow:
         store = self.runner.store
+        stored = await self.runner.db(store.workflows.get, workflow_id)
+        if stored is not None and stored.active:
+            with contextlib.suppress(WeftError):
+                await deregister_webhooks(self.runner, self.runner.cache.get(stored))
         await self.runner.db(store.webhooks.unregister, workflow_id)
         deactivated = await self.runner.db(store.workflows.deactivate, workflow_id)
         await self.refresh()
         return deactivated
+
+
+async def start_triggers(runner: WorkflowRunner, prepared: PreparedWorkflow) -> None:
+    """Register the trigger webhooks with their services, then poll each polling trigger once (n8n's
+    activation poll: its items start an execution, its error refuses the activation)."""
+    from weft.services.polling import poll_once, polling_nodes
+
+    await register_webhooks(runner, prepared)
+    for node in polling_nodes(runner, prepared):
+        try:
+            poll_cron_expressions(prepared.workflow.nodes[node])
+            await poll_once(runner, prepared, node, activation="activate", raise_errors=True)
+        except Exception as error:
+            await deregister_webhooks(runner, prepared)
+            message = error_text(error)
+            raise ActivationError(
+                f'There was a problem activating the workflow: "{message}" (node {node!r}). Fix the node\'s '
+                "parameters or credential, then activate again."
+            ) from error
 
 
 def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflow:
@@ -219,14 +267,21 @@ def activate_workflow(runner: WorkflowRunner, workflow_id: str) -> StoredWorkflo
     nodes = prepared.workflow.nodes.values()
     has_chat = any(is_chat_trigger(node) or is_mcp_trigger(node) or is_form_trigger(node) for node in nodes)
     has_chat = has_chat or any(node.type == ERROR_TRIGGER_TYPE for node in nodes)  # an error workflow
+    has_chat = has_chat or any(_is_service_trigger(runner.registry, node.type) for node in nodes if not node.disabled)
     if not webhook_nodes(prepared) and not schedule_nodes(prepared) and not has_chat:
         raise ActivationError(
             f"Workflow {workflow_id!r} has no node to start the workflow - at least one trigger, poller or "
             "webhook node is required. Add a Webhook or Schedule Trigger node, then activate it."
         )
     specs = webhook_specs(prepared) + mcp_trigger_specs(prepared) + form_trigger_specs(prepared)
+    specs += trigger_webhook_specs(runner.registry, prepared)
     store.webhooks.register(workflow_id, specs)
     return store.workflows.activate(workflow_id)
+
+
+def _is_service_trigger(registry: NodeRegistry, type_name: str) -> bool:
+    node_type = registry.type_class(type_name)
+    return is_polling(node_type) or is_webhook_trigger(node_type)
 
 
 def webhook_url(base: str, path: str, *, test: bool = False) -> str:

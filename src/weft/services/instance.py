@@ -18,10 +18,12 @@ from weft.services.auth import AuthService
 from weft.services.import_export import open_store
 from weft.services.leader import LeaderLock, try_lead
 from weft.services.listening import TestWebhooks
+from weft.services.polling import PollingTriggers
 from weft.services.runner import WorkflowRunner
 from weft.services.scheduler import Pruner, WaitScheduler
 from weft.services.schedules import ScheduleTriggers
 from weft.services.subworkflows import resume_orphaned_parents
+from weft.services.trigger_webhooks import ensure_registered
 from weft.settings import Settings
 
 log = logging.getLogger("weft.instance")
@@ -40,6 +42,7 @@ class Instance:
     waits: WaitScheduler
     schedules: ScheduleTriggers
     pruner: Pruner
+    polling: PollingTriggers
     auth: AuthService
     leader: LeaderLock | None = None
     _tasks: list[asyncio.Task[Any]] = field(default_factory=list)
@@ -68,6 +71,7 @@ class Instance:
             waits=WaitScheduler(runner),
             schedules=ScheduleTriggers(runner),
             pruner=Pruner(runner),
+            polling=PollingTriggers(runner),
             auth=AuthService(store.users, session_hours=settings.session_duration_hours),
         )
 
@@ -84,6 +88,9 @@ class Instance:
         if self.leader is not None:
             self.active.listeners.append(self.schedules.sync)
             self.schedules.sync(self.active.workflows)
+            self.active.listeners.append(self.polling.sync)
+            self.polling.sync(self.active.workflows)
+            self.runner.spawn(ensure_registered(self.runner, dict(self.active.workflows)))
             self._tasks.append(asyncio.ensure_future(self.waits.run_forever()))
             self.runner.spawn(resume_orphaned_parents(self.runner))  # children that finished while we were down
             self._tasks.append(asyncio.ensure_future(self.pruner.run_forever()))
@@ -95,6 +102,7 @@ class Instance:
     async def close(self, grace_seconds: float = 10.0) -> None:
         """Stop the background work, let running executions finish (up to ``grace_seconds``), close the database."""
         self.schedules.stop()
+        self.polling.stop()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

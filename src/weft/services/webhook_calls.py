@@ -48,7 +48,12 @@ async def call_webhook(
     """Start the target's workflow at its Webhook node with the request as input, and answer.
 
     The node's ``authentication`` is checked first: a refused request answers as n8n does and runs nothing.
+    A trigger node's webhook (Telegram Trigger, …) is answered by the node (:mod:`weft.services.trigger_webhooks`).
     """
+    if target.trigger:
+        from weft.services.trigger_webhooks import call_trigger_webhook
+
+        return await call_trigger_webhook(runner, target.prepared, target.node, request)
     node = target.prepared.workflow.nodes[target.node]
     if not ip_allowed(node, request.client, request.proxies):
         return refused_ip()

@@ -111,6 +111,9 @@ async def update_workflow(
 
 @router.delete("/{workflow_id}", summary="Delete a workflow with its webhooks and executions")
 async def delete_workflow(instance: InstanceDep, workflow_id: str) -> Envelope[Deleted]:
+    stored = await instance.runner.db(instance.store.workflows.get, workflow_id)
+    if stored is not None and stored.active:  # its trigger webhooks are deleted at the services, as n8n does
+        await instance.active.deactivate(workflow_id)
     await instance.runner.db(instance.store.webhooks.unregister, workflow_id)
     deleted = await instance.runner.delete_workflow(workflow_id)
     if not deleted:
