@@ -332,6 +332,9 @@ class NodeType:
     """Base class of node types. Subclasses set ``description`` and implement what they support."""
 
     description: ClassVar[NodeDescription]
+    #: n8n's ``methods.credentialTest`` (a credential's ``testedBy``): ``{credential type: test}``, each test
+    #: taking the credential's data and answering ``{"status": "OK" | "Error", "message": …}``.
+    credential_tests: ClassVar[Mapping[str, Callable[[Mapping[str, Any]], Awaitable[dict[str, str]]]]] = {}
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput | EngineRequest | None:
         """Run on the execution stack. Sub-nodes that are only supplied need not implement it."""

@@ -118,6 +118,13 @@ def _authenticate(type_name: str, creds: Mapping[str, Any], request: TestRequest
             request.headers["OpenAI-Organization"] = _text(creds.get("organizationId"))
         request.headers.update(_custom_header(creds))
         return
+    if type_name == "notionApi":  # n8n's NotionApi.authenticate (its header's trailing space is not sent)
+        request.headers["Authorization"] = f"Bearer {_text(creds.get('apiKey'))}"
+        request.headers.setdefault("Notion-Version", "2022-02-22")
+        return
+    if type_name == "trelloApi":  # n8n's TrelloApi.authenticate: the key and the token in the query
+        request.params.update(key=_text(creds.get("apiKey")), token=_text(creds.get("apiToken")))
+        return
     if type_name == "anthropicApi":  # n8n's AnthropicApi.authenticate
         request.headers["x-api-key"] = _text(creds.get("apiKey"))
         request.headers.update(_custom_header(creds))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import httpx
 
+from weft.nodes.coverage import n8n_node_types
 from weft.nodes.credential_domains import is_domain_allowed
+from weft.nodes.registry import default_registry
 from weft.services.credential_test import (
     MAX_BODY_BYTES,
     MAX_REDIRECTS,
@@ -121,16 +122,23 @@ def _transport_message(error: httpx.HTTPError) -> str:
     return f"The request failed: {type(error).__name__}"
 
 
-#: Credential types n8n tests with a node's function (``testedBy``), not a declarative request: their ports.
-CODED_TESTS = {"googleApi": "weft.library.google._common:test_service_account"}
+def _coded_test(type_name: str) -> Callable[[Mapping[str, Any]], Awaitable[dict[str, str]]] | None:
+    """The test a node type runs for the credential type (n8n's ``testedBy``: a node's ``credentialTest``), found
+    among the node types n8n lists with that credential, as the registry loads them."""
+    registry = default_registry()
+    for name, summary in n8n_node_types()["types"].items():
+        if type_name in summary["credentials"]:
+            cls = registry.type_class(name)
+            test = cls.credential_tests.get(type_name) if cls is not None else None
+            if test is not None:
+                return test
+    return None
 
 
 async def _run(type_name: str, data: Mapping[str, Any], stored: Mapping[str, Any] | None) -> dict[str, str]:
-    if type_name in CODED_TESTS:
-        module, _, name = CODED_TESTS[type_name].partition(":")
-        test = getattr(importlib.import_module(module), name)
-        result: dict[str, str] = await test(data)
-        return result
+    coded = _coded_test(type_name)
+    if coded is not None:
+        return await coded(data)
     if not is_testable(type_name):
         return _result("Error", NO_TEST)
     try:

@@ -33,6 +33,8 @@ PORT_MODULES = (
     "weft.nodes.routing.ports.perplexity",
     "weft.nodes.routing.ports.postbin",
     "weft.nodes.routing.ports.credentials",
+    "weft.nodes.routing.ports.notion_credentials",
+    "weft.nodes.routing.ports.trello",
 )
 
 

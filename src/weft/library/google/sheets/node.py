@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
 from weft.errors import NodeApiError, NodeError, NodeOperationError
+from weft.library.google._common import test_service_account
 from weft.library.google.sheets import manage, read, upsert, write
 from weft.library.google.sheets.sheet import GoogleSheet
 from weft.library.google.sheets.v1 import execute_v1
@@ -54,6 +55,9 @@ class GoogleSheets(NodeType):
         credentials=("googleApi", "googleSheetsOAuth2Api"),
         defaults={"resource": "sheet"},
     )
+    credential_tests: ClassVar[Mapping[str, Callable[[Mapping[str, Any]], Awaitable[dict[str, str]]]]] = {
+        "googleApi": test_service_account  # n8n's googleApiCredentialTest
+    }
 
     #: n8n marks only the V2 family (3 and later) ``usableAsTool``.
     tool_versions: ClassVar[tuple[float, ...]] = (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7)
