@@ -36,6 +36,8 @@ class Gmail(NodeType):
         usable_as_tool=True,
         credentials=("googleApi", "gmailOAuth2"),
     )
+    #: n8n marks only the V2 family (2 and later) ``usableAsTool``.
+    tool_versions: ClassVar[tuple[float, ...]] = (2, 2.1, 2.2)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         params = Params(ctx)
