@@ -137,10 +137,14 @@ def _select(request: ApiRequest, rows: list[dict[str, Any]], name: str) -> list[
     order = request.query.get("order")
     if order:
         column, _, direction = order.partition(".")
-        found.sort(key=lambda row: row.get(column), reverse=direction.startswith("desc"))
+        found.sort(key=lambda row: _order_key(row.get(column)), reverse=direction.startswith("desc"))
     offset = int(request.query.get("offset") or 0)
     limit = request.query.get("limit")
     return found[offset : offset + int(limit)] if limit is not None else found[offset:]
+
+
+def _order_key(value: Any) -> tuple[bool, Any]:
+    return value is None, value
 
 
 def rows(request: ApiRequest) -> ApiReply:
