@@ -27,10 +27,15 @@ def input_session_key(node_name: str, version: float, session: str) -> str:
     return f"{session}__{_SESSION_UNSAFE.sub('_', node_name)}" if version >= 1.4 else session
 
 
-def session_id(ctx: SupplyDataContext, item_index: int) -> str:
-    """The session key for ``item_index``, with n8n's errors when there is none."""
+def session_id(ctx: SupplyDataContext, item_index: int, *, selector_from: float = 1.2) -> str:
+    """The session key for ``item_index``, with n8n's errors when there is none.
+
+    ``selector_from`` is the first typeVersion with the ``sessionIdType`` parameter (Simple Memory: 1.2; Postgres
+    Chat Memory has it from 1, default ``fromInput``)."""
     version = float(ctx.node.typeVersion)
-    from_input = version >= 1.2 and ctx.get_node_parameter("sessionIdType", item_index, "fromInput") == "fromInput"
+    from_input = (
+        version >= selector_from and ctx.get_node_parameter("sessionIdType", item_index, "fromInput") == "fromInput"
+    )
     if from_input:
         items = ctx.get_input_data()
         value = items[item_index]["json"].get("sessionId") if item_index < len(items) else None

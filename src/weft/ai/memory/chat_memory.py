@@ -39,10 +39,18 @@ class WindowChatMemory:
         self.turns = turns
         self._history: list[Message] = []
 
+    async def stored(self) -> list[Message]:
+        """The session's whole stored history, oldest first (a subclass may read another backend)."""
+        return messages_from_json(self.store.load(self.session_key))
+
+    async def append_stored(self, messages: list[Message]) -> None:
+        """Append ``messages`` to the session's stored history."""
+        self.store.append(self.session_key, messages_to_json(messages))
+
     async def load(self) -> list[Message]:
         """The windowed history (oldest first), recorded as a ``loadMemoryVariables`` run."""
         run = self._ctx.add_input_data(AI_MEMORY, [[{"json": {"action": "loadMemoryVariables", "values": {}}}]])
-        stored = messages_from_json(self.store.load(self.session_key))
+        stored = await self.stored()
         self._history = window_by_turns(stored, self.turns)
         output = {"action": "loadMemoryVariables", "chatHistory": lc_messages(self._history)}
         self._ctx.add_output_data(AI_MEMORY, run, [[{"json": output}]])
@@ -55,18 +63,19 @@ class WindowChatMemory:
         (``chatHistory.addMessages``), past its logging wrapper (recorded: case a038).
         """
         # the session's whole history, shared by every saveContext run of the session (as n8n logs it)
-        history = live_history(self._ctx, self.session_key, messages_from_json(self.store.load(self.session_key)))
-        run = self._ctx.add_input_data(AI_MEMORY, [[{"json": _save_action(messages)}]]) if logged else None
-        self.store.append(self.session_key, messages_to_json(messages))
+        history = live_history(self._ctx, self.session_key, await self.stored())
+        run = self._ctx.add_input_data(AI_MEMORY, [[{"json": save_action(messages)}]]) if logged else None
+        await self.append_stored(messages)
         history.extend(lc_messages(messages))
         if run is not None:
             self._ctx.add_output_data(AI_MEMORY, run, [[{"json": {"action": "saveContext", "chatHistory": history}}]])
 
 
-def _save_action(messages: list[Message]) -> dict[str, Any]:
+def save_action(messages: list[Message]) -> dict[str, Any]:
+    """The ``saveContext`` run's input: the turn's human text and final answer."""
     human = next((m.text for m in messages if isinstance(m, HumanMessage)), "")
     final = next((m.content for m in reversed(messages) if isinstance(m, AIMessage)), "")
     return {"action": "saveContext", "input": {"input": human}, "output": {"output": final}}
 
 
-__all__ = ["WindowChatMemory", "window_by_turns"]
+__all__ = ["WindowChatMemory", "save_action", "window_by_turns"]

@@ -34,6 +34,8 @@ CATALOG: dict[str, str] = {
     _LC + "lmChatGoogleGemini": "weft.ai.nodes.lm_chat_gemini:LmChatGoogleGemini",
     _LC + "lmChatMistralCloud": "weft.ai.nodes.lm_chat_mistral:LmChatMistralCloud",
     _LC + "lmChatGroq": "weft.ai.nodes.lm_chat_groq:LmChatGroq",
+    _LC + "lmChatOpenRouter": "weft.ai.nodes.lm_chat_openrouter:LmChatOpenRouter",
+    _LC + "lmChatDeepSeek": "weft.ai.nodes.lm_chat_deepseek:LmChatDeepSeek",
     _LC + "openAi": "weft.ai.nodes.openai_node:OpenAi",
     "weft.lmChatScripted": "weft.ai.nodes.lm_chat_scripted:LmChatScripted",
     "weft.lmChatDemo": "weft.ai.nodes.lm_chat_demo:LmChatDemo",
