@@ -4,12 +4,9 @@ are Mistral's own fields (``safe_prompt``, ``random_seed``), sent beside the Ope
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from weft.ai.messages import Message, ToolDefinition
 from weft.ai.models.base import ChatModel
-from weft.ai.models.openai import OpenAIChatModel, OpenAISettings
 from weft.ai.nodes.lm_chat_common import (
     MODEL_OUTPUTS,
     max_tokens,
@@ -19,31 +16,15 @@ from weft.ai.nodes.lm_chat_common import (
     retry_policy,
     traced,
 )
+from weft.ai.nodes.lm_chat_compatible import ExtraBodyChatModel, ExtraBodySettings
 from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
 
 MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
 
 
-@dataclass(frozen=True, kw_only=True)
-class MistralSettings(OpenAISettings):
-    """OpenAI settings plus the request fields only Mistral knows."""
-
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-class MistralChatModel(OpenAIChatModel):
-    """:class:`OpenAIChatModel` whose chat requests carry :attr:`MistralSettings.extra`."""
-
-    settings: MistralSettings
-
-    def __init__(self, settings: MistralSettings) -> None:
-        super().__init__(settings)
-
-    def chat_request(self, messages: list[Message], tools: list[ToolDefinition], *, stream: bool) -> dict[str, Any]:
-        body = super().chat_request(messages, tools, stream=stream)
-        if self.settings.extra:
-            body["extra_body"] = dict(self.settings.extra)
-        return body
+#: Mistral's own request fields (``safe_prompt``, ``random_seed``) ride in the shared extra-body settings.
+MistralSettings = ExtraBodySettings
+MistralChatModel = ExtraBodyChatModel
 
 
 class LmChatMistralCloud(NodeType):
