@@ -1,0 +1,1 @@
+"""Airtable nodes."""
