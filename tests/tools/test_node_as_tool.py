@@ -9,6 +9,7 @@ import pytest
 from weft.nodes.as_tool import convert_node_to_tool
 from weft.nodes.catalog import CATALOG
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.nodes.node_properties import description_for
 from weft.nodes.node_tool import make_description, shown_parameters, tool_description
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.workflow import AI_TOOL
@@ -17,15 +18,11 @@ BASE = "n8n-nodes-base."
 
 #: The built-in types n8n 2.8.4 and 2.41.1 mark ``usableAsTool`` (their ``export:nodes`` catalogs), with the
 #: versions that carry the flag: HTTP Request v1 and v2 do not, nor Send Email v1. No other type Weft implements has it.
-N8N_USABLE_AS_TOOL: dict[str, tuple[float, ...]] = {
-    "httpRequest": (3, 4, 4.1, 4.2, 4.3, 4.4, 4.5),
-    "emailSend": (2, 2.1),
-    "compression": (1, 1.1),
-    "crypto": (1, 2),
-    "dateTime": (2,),
-    "rssFeedRead": (1, 1.1, 1.2),
-    "graphql": (1, 1.1),
-}
+
+
+def _n8n_tool_versions(type_name: str, versions: tuple[float, ...]) -> tuple[float, ...]:
+    """The versions n8n's own description marks ``usableAsTool`` (``src/weft/nodes/descriptions``)."""
+    return tuple(v for v in versions if (description_for(type_name, v) or {}).get("usableAsTool"))
 
 
 @pytest.mark.parametrize("type_name", sorted(CATALOG))
@@ -33,11 +30,11 @@ def test_usable_as_tool_flags_match_n8n(type_name: str) -> None:
     registry = default_registry()
     base = registry.type_class(type_name)
     assert base is not None
-    short = type_name.removeprefix(BASE)
-    assert base.description.usable_as_tool is (short in N8N_USABLE_AS_TOOL), type_name
+    expected = _n8n_tool_versions(type_name, base.description.versions)
+    assert base.description.usable_as_tool is bool(expected), type_name
     tool = registry.type_class(type_name + "Tool")
-    if short in N8N_USABLE_AS_TOOL:
-        assert tool is not None and tool.description.versions == N8N_USABLE_AS_TOOL[short]
+    if expected:
+        assert tool is not None and tool.description.versions == expected
     else:
         assert tool is None, f"{type_name}Tool should not exist: n8n does not mark {type_name} usableAsTool"
 

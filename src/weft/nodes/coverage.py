@@ -62,6 +62,29 @@ def refusals(registry: NodeRegistry, nodes: Iterable[tuple[str, Any]]) -> list[s
     return list(found)
 
 
+def skeleton_loads(registry: NodeRegistry, skeleton: dict[str, Any]) -> bool:
+    """Whether a workflow of the skeleton's nodes (``[type, typeVersion]`` each) and connections (``[from index,
+    connection type, output, to index, input]``) loads and validates against ``registry``: the measure of a
+    sample of real workflows kept without their contents (``scripts/sample_public_workflows.py``)."""
+    from weft.errors import WeftError
+    from weft.workflow import parse_workflow, validate_workflow
+
+    nodes = [
+        {"name": f"n{i}", "type": kind, "typeVersion": version, "parameters": {}, "position": [0, 0]}
+        for i, (kind, version) in enumerate(skeleton["nodes"])
+    ]
+    connections: dict[str, dict[str, list[list[dict[str, Any]]]]] = {}
+    for source, kind, output, target, index in skeleton.get("connections", []):
+        outputs = connections.setdefault(f"n{source}", {}).setdefault(kind, [])
+        outputs.extend([] for _ in range(output + 1 - len(outputs)))
+        outputs[output].append({"node": f"n{target}", "type": kind, "index": index})
+    try:
+        validate_workflow(parse_workflow({"nodes": nodes, "connections": connections}), registry)
+    except WeftError:
+        return False
+    return True
+
+
 def _one(registry: NodeRegistry, name: str, summary: dict[str, Any]) -> TypeCoverage:
     n8n_versions = tuple(float(v) for v in summary["versions"])
     cls = registry.type_class(name)

@@ -63,6 +63,9 @@ class MySql(NodeType):
         },
     )
 
+    #: n8n marks only version 2 and later ``usableAsTool`` (version 1 is an older class).
+    tool_versions: ClassVar[tuple[float, ...]] = tuple(v for v in VERSIONS if v >= 2)
+
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         version = float(ctx.node.typeVersion)
         if version < 2:

@@ -68,7 +68,14 @@ async def _read(ctx: ExecuteContext, index: int, version: float) -> list[dict[st
     url = js_string(url)
     if not _valid_url(url):
         raise _error(ctx, index, 'The provided "URL" is not valid!', f"{url!r} is not an absolute URL.")
-    headers = {"User-Agent": "rss-parser", "Accept": _RELAXED_ACCEPT if version >= 1.2 else _ACCEPT}
+    return await read_feed(ctx, index, url, options, relaxed_accept=version >= 1.2)
+
+
+async def read_feed(
+    ctx: ExecuteContext, index: int, url: str, options: dict[str, Any], *, relaxed_accept: bool
+) -> list[dict[str, Any]]:
+    """The feed's items as rss-parser gives them (n8n's ``parseFeedUrl``), or a node error."""
+    headers = {"User-Agent": "rss-parser", "Accept": _RELAXED_ACCEPT if relaxed_accept else _ACCEPT}
     request = http.Request(
         method="GET", url=url, headers=headers, timeout_ms=_TIMEOUT_MS, response={"neverError": True}
     )
@@ -108,4 +115,4 @@ def _error(ctx: ExecuteContext, index: int, message: str, description: str | Non
     return NodeOperationError(ctx.node.name, message, description=description, item_index=index)
 
 
-__all__ = ["RssFeedRead"]
+__all__ = ["RssFeedRead", "read_feed"]

@@ -1,0 +1,1 @@
+"""n8n's training nodes: fixed data for tutorials and templates."""
