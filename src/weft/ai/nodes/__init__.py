@@ -21,6 +21,8 @@ _RETRIEVAL = {
     "vectorStoreInMemory": "vector_store_in_memory:VectorStoreInMemory",
     "vectorStorePGVector": "vector_store_pgvector:VectorStorePGVector",
     "vectorStoreQdrant": "vector_store_qdrant:VectorStoreQdrant",
+    "vectorStorePinecone": "vector_store_pinecone:VectorStorePinecone",
+    "vectorStoreSupabase": "vector_store_supabase:VectorStoreSupabase",
     "retrieverVectorStore": "retriever_vector_store:RetrieverVectorStore",
     "retrieverWorkflow": "retriever_workflow:RetrieverWorkflow",
     "toolVectorStore": "tool_vector_store:ToolVectorStore",
