@@ -1,6 +1,6 @@
-"""Slack (``n8n-nodes-base.slack`` 2 to 2.7): n8n's ``SlackV2`` over the Web API: messages (post as text,
-blocks or attachments, in a thread, ephemeral, as another name or icon; update, delete, permalink, search,
-scheduled, send-and-wait: :mod:`.send_and_wait`), channels (``conversations.*``), reactions, stars, files, users
+"""Slack (``n8n-nodes-base.slack`` 2 to 2.7; 1 in :mod:`.v1`): n8n's ``SlackV2`` over the Web API: messages
+(post as text, blocks or attachments, in a thread, ephemeral, as another name or icon; update, delete, permalink,
+search, scheduled, send-and-wait: :mod:`.send_and_wait`), channels (``conversations.*``), reactions, stars, files, users
 and user groups.
 
 Each item runs its operation; the answer is the item's output (a list: one item per entry). The credential is
@@ -19,6 +19,7 @@ from weft.errors import ExpressionError, NodeError
 from weft.library.slack import channel, files, message, resources
 from weft.library.slack.send_and_wait import send_and_wait
 from weft.library.slack.transport import Operation
+from weft.library.slack.v1_node import run_v1
 from weft.nodes.api import ApiRequests
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.node_properties import description_for
@@ -40,13 +41,15 @@ class Slack(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.slack",
         display_name="Slack",
-        versions=(2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7),
+        versions=(1, 2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7),
         description="Consume Slack API",
         group=("output",),
         usable_as_tool=True,
         credentials=("slackApi", "slackOAuth2Api"),
         defaults={"name": "Slack", "authentication": "accessToken", "resource": "message", "operation": "post"},
     )
+    #: n8n marks only the V2 family ``usableAsTool``.
+    tool_versions: ClassVar[tuple[float, ...]] = (2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6, 2.7)
     parameter_order: ClassVar[tuple[str, ...]] = (
         *("resource", "operation", "select", "channelId", "user", "messageType", "text", "blocksUi"),
         *("attachments", "ts", "timestamp", "name", "topic", "purpose", "query", "sort", "returnAll", "limit"),
@@ -58,6 +61,8 @@ class Slack(NodeType):
         scope = RoutingScope(ctx, description_for(ctx.node.type, version) or {})
         resource = str(scope.parameter("resource", 0, "message"))
         operation = str(scope.parameter("operation", 0, "post"))
+        if version < 2:
+            return await run_v1(ctx, scope, resource, operation)
         if resource == "message" and operation == "sendAndWait":
             async with ApiRequests(ctx) as api:
                 return await send_and_wait(scope, api)

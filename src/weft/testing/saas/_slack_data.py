@@ -217,3 +217,11 @@ USERGROUPS: list[dict[str, Any]] = [
     _group("S02DESIGN1", "designers", "Designers", ["U02GRACE01", "U05BARB001"]),
     _group("S03RETIRE1", "retired", "Retired", [], active=False),
 ]
+
+#: The caller's stars (``stars.list``): messages, a channel and files, oldest first.
+STARS: list[dict[str, Any]] = [
+    {"type": "message", "channel": "C01GENERAL", "message": HISTORY["C01GENERAL"][0]},
+    {"type": "channel", "channel": "C03DEPLOYS"},
+    {"type": "message", "channel": "C01GENERAL", "message": HISTORY["C01GENERAL"][2]},
+    *({"type": "file", "file": file} for file in FILES[:3]),
+]

@@ -329,6 +329,62 @@ def conversations_leave(request: ApiRequest, args: Args) -> ApiReply:
     return _ok() if channel["is_member"] else _ok(not_in_channel=True)
 
 
+def conversations_kick(request: ApiRequest, args: Args) -> ApiReply:
+    channel = _channel(args)
+    user = _user(args.get("user"))
+    require(user["id"] != data.BOT_USER, _fail("cant_kick_self"))
+    require(user["id"] in data.MEMBERS[channel["id"]], _fail("not_in_channel"))
+    return _ok()
+
+
+def conversations_open(request: ApiRequest, args: Args) -> ApiReply:
+    """A direct message with the users (``D`` + the first user's id), or the named conversation."""
+    if args.get("channel"):
+        return _ok(channel={"id": _channel(args)["id"]}, no_op=True, already_open=True)
+    users = [str(_user(u)["id"]) for u in str(args.get("users") or "").split(",") if u]
+    require(bool(users), _fail("users_list_not_supplied"))
+    cid = ("D" if len(users) == 1 else "G") + users[0][1:]
+    full = args.get("return_im") in (True, "true")
+    found = {"id": cid, "created": data.CREATED, "is_im": len(users) == 1, "is_org_shared": False,
+             "user": users[0], "last_read": "0000000000.000000", "latest": None, "unread_count": 0,
+             "is_open": True, "priority": 0} if full else {"id": cid}  # fmt: skip
+    return _ok(channel=found)
+
+
+def conversations_close(request: ApiRequest, args: Args) -> ApiReply:
+    cid = str(args.get("channel") or "")
+    require(cid.startswith("D"), _fail("channel_not_found"))
+    return _ok(no_op=True, already_closed=True) if cid.endswith("0") else _ok()
+
+
+def _star_target(args: Args) -> dict[str, Any]:
+    require(any(args.get(k) for k in ("channel", "file", "file_comment")), _fail("bad_timestamp"))
+    if args.get("file"):
+        require(str(args["file"]) in data.FILE_BY_ID, _fail("file_not_found"))
+        return {"type": "file", "file": data.FILE_BY_ID[str(args["file"])]}
+    channel = _channel(args)
+    if not args.get("timestamp"):
+        return {"type": "channel", "channel": channel["id"]}
+    return {"type": "message", "channel": channel["id"], "message": _known_message(channel, args.get("timestamp"))}
+
+
+def stars_add(request: ApiRequest, args: Args) -> ApiReply:
+    target = _star_target(args)
+    require(target not in data.STARS, _fail("already_starred"))
+    return _ok()
+
+
+def stars_remove(request: ApiRequest, args: Args) -> ApiReply:
+    require(_star_target(args) in data.STARS, _fail("not_starred"))
+    return _ok()
+
+
+def stars_list(request: ApiRequest, args: Args) -> ApiReply:
+    page, following = _page(data.STARS, args)
+    paging = {"count": len(page), "total": len(data.STARS), "page": 1, "pages": 1}
+    return _ok(items=page, paging=paging, response_metadata={"next_cursor": following})
+
+
 def users_info(request: ApiRequest, args: Args) -> ApiReply:
     return _ok(user=_user(args.get("user")))
 
@@ -349,6 +405,17 @@ def users_presence(request: ApiRequest, args: Args) -> ApiReply:
 def users_profile(request: ApiRequest, args: Args) -> ApiReply:
     user = _user(args.get("user") or "U01ADA0001")
     return _ok(profile=user["profile"])
+
+
+def users_profile_set(request: ApiRequest, args: Args) -> ApiReply:
+    """The caller's profile with the given fields (a user token only: a bot has no profile to set)."""
+    require(request.headers.get("authorization", "") == f"Bearer {data.USER_TOKEN}", _fail("not_allowed_token_type"))
+    given = args.get("profile")
+    require(isinstance(given, dict), _fail("invalid_profile"))
+    assert isinstance(given, dict)
+    known = ("first_name", "last_name", "email", "status_text", "status_emoji", "status_expiration", "fields")
+    changed = {key: value for key, value in given.items() if key in known}
+    return _ok(profile={**data.USER_BY_ID["U01ADA0001"]["profile"], **changed})
 
 
 def users_by_email(request: ApiRequest, args: Args) -> ApiReply:
@@ -526,10 +593,17 @@ METHODS: dict[str, Callable[[ApiRequest, Args], ApiReply]] = {
     "conversations.setPurpose": _set_text("purpose"),
     "conversations.rename": conversations_rename,
     "conversations.leave": conversations_leave,
+    "conversations.kick": conversations_kick,
+    "conversations.open": conversations_open,
+    "conversations.close": conversations_close,
+    "stars.add": stars_add,
+    "stars.remove": stars_remove,
+    "stars.list": stars_list,
     "users.info": users_info,
     "users.list": users_list,
     "users.getPresence": users_presence,
     "users.profile.get": users_profile,
+    "users.profile.set": users_profile_set,
     "users.lookupByEmail": users_by_email,
     "reactions.add": reactions_add,
     "reactions.remove": reactions_remove,
