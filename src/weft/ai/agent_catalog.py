@@ -19,6 +19,7 @@ AGENT_CATALOG: dict[str, str] = {
     _LC + "mcpTrigger": "weft.ai.nodes.mcp_trigger:McpTrigger",
     _LC + "memoryBufferWindow": "weft.ai.memory.buffer_window:MemoryBufferWindow",
     _LC + "memoryPostgresChat": "weft.ai.memory.postgres_chat:MemoryPostgresChat",
+    _LC + "memoryManager": "weft.ai.nodes.memory_manager:MemoryManager",
     _LC + "outputParserAutofixing": "weft.ai.parsers.fixing:OutputParserAutofixing",
     _LC + "outputParserItemList": "weft.ai.parsers.item_list:OutputParserItemList",
     _LC + "outputParserStructured": "weft.ai.parsers.structured:OutputParserStructured",
