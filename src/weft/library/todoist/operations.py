@@ -104,7 +104,7 @@ async def task_create(op: Op) -> Answer:
     options = op.fields("options", _CREATE_TYPES)
     priority = options.get("priority")
     body: dict[str, Any] = {"content": content, "project_id": project}
-    body["priority"] = _parse_int(priority) if isinstance(priority, str) else (1 if priority is None else priority)
+    body["priority"] = parse_int(priority) if isinstance(priority, str) else (1 if priority is None else priority)
     _set(body, options, _TASK_FIELDS[:3])
     if labels:
         body["labels"] = labels
@@ -112,7 +112,7 @@ async def task_create(op: Op) -> Answer:
     return {"data": await op.call("POST", "/tasks", body)}
 
 
-def _parse_int(text: str) -> int | None:
+def parse_int(text: str) -> int | None:
     digits = text.strip()
     sign = -1 if digits.startswith("-") else 1
     digits = digits.lstrip("+-")

@@ -1,5 +1,5 @@
-"""The Todoist node (``n8n-nodes-base.todoist`` 2, 2.1, 2.2): n8n's ``TodoistV2.execute`` over
-:mod:`.operations`.
+"""The Todoist node (``n8n-nodes-base.todoist`` 1, 2, 2.1, 2.2): n8n's ``TodoistV2.execute`` over
+:mod:`.operations` (``TodoistV1`` over :mod:`.operations_v1` for version 1).
 
 Per item: the operation's answer; a list's entries one item each, a write without data ``{success: true}``.
 Under "continue" a failed item outputs ``{error: <message>}``, paired with its item.
@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.errors import NodeError
-from weft.library.todoist.operations import Op, operation
+from weft.library.todoist.operations import Handler, Op, operation
+from weft.library.todoist.operations_v1 import operation_v1
 from weft.nodes.api import ApiRequests
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.node_properties import description_for
@@ -27,11 +28,17 @@ def _rows(answer: dict[str, Any]) -> list[Any]:
     return [data]
 
 
+def _handler(ctx: ExecuteContext, resource: str, name: str) -> Handler | None:
+    if float(ctx.node.typeVersion) < 2:
+        return operation_v1(ctx.node.name, resource, name)
+    return operation(ctx.node.name, resource, name)
+
+
 class Todoist(NodeType):
     description: ClassVar[NodeDescription] = NodeDescription(
         name="n8n-nodes-base.todoist",
         display_name="Todoist",
-        versions=(2, 2.1, 2.2),
+        versions=(1, 2, 2.1, 2.2),
         description="Consume Todoist API",
         group=("output",),
         usable_as_tool=True,
@@ -47,7 +54,10 @@ class Todoist(NodeType):
         async with ApiRequests(ctx) as api:
             for index in range(len(ctx.get_input_data())):
                 try:
-                    answer = await operation(ctx.node.name, resource, name)(Op(api, scope, index))
+                    handler = _handler(ctx, resource, name)
+                    if handler is None:
+                        continue
+                    answer = await handler(Op(api, scope, index))
                 except NodeError as error:
                     if not ctx.continue_on_fail():
                         raise
