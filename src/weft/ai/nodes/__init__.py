@@ -14,6 +14,8 @@ _LC = "@n8n/n8n-nodes-langchain."
 _RETRIEVAL = {
     "embeddingsOpenAi": "embeddings_openai:EmbeddingsOpenAi",
     "embeddingsOllama": "embeddings_ollama:EmbeddingsOllama",
+    "embeddingsGoogleGemini": "embeddings_google_gemini:EmbeddingsGoogleGemini",
+    "embeddingsMistralCloud": "embeddings_mistral_cloud:EmbeddingsMistralCloud",
     "documentDefaultDataLoader": "document_default_data_loader:DocumentDefaultDataLoader",
     "textSplitterRecursiveCharacterTextSplitter": "text_splitter_recursive:TextSplitterRecursiveCharacterTextSplitter",
     "textSplitterCharacterTextSplitter": "text_splitter_character:TextSplitterCharacterTextSplitter",
