@@ -1,0 +1,1 @@
+"""Baserow (``n8n-nodes-base.baserow``)."""
