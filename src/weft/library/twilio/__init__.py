@@ -1,0 +1,1 @@
+"""The Twilio node (``n8n-nodes-base.twilio``)."""
