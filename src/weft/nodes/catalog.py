@@ -98,4 +98,8 @@ CATALOG: dict[str, str] = {
     _BASE + "hackerNews": "weft.library.hacker_news.hacker_news:HackerNews",
     _BASE + "mattermost": "weft.library.mattermost.mattermost:Mattermost",
     _BASE + "rssFeedReadTrigger": "weft.library.rss.rss_feed_trigger:RssFeedReadTrigger",
+    _BASE + "baserow": "weft.library.baserow.baserow:Baserow",
+    _BASE + "twilio": "weft.library.twilio.twilio:Twilio",
+    _BASE + "githubTrigger": "weft.library.github.github_trigger:GithubTrigger",
+    _BASE + "linear": "weft.library.linear.linear:Linear",
 }

@@ -1,0 +1,1 @@
+"""n8n's Linear node over Linear's GraphQL API."""
