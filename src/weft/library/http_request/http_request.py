@@ -98,9 +98,7 @@ class HttpRequest(NodeType):
         return [out]
 
 
-async def _start_requests(
-    ctx: ExecuteContext, items: list[Item], clients: Clients
-) -> list[asyncio.Future[Any]]:
+async def _start_requests(ctx: ExecuteContext, items: list[Item], clients: Clients) -> list[asyncio.Future[Any]]:
     """Build and start each item's request (a build error takes the request's place in the list)."""
     started: list[asyncio.Future[Any]] = []
     for index, item in enumerate(items):
