@@ -45,6 +45,8 @@ class Todoist(NodeType):
         credentials=("todoistApi", "todoistOAuth2Api"),
         defaults={"authentication": "apiKey", "resource": "task", "operation": "create"},
     )
+    #: n8n marks only the V2 family (2 and later) ``usableAsTool``.
+    tool_versions: ClassVar[tuple[float, ...]] = (2, 2.1, 2.2)
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         scope = RoutingScope(ctx, description_for(ctx.node.type, float(ctx.node.typeVersion)) or {})
