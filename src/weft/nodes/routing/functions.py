@@ -12,6 +12,7 @@ of the node is affected.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -21,21 +22,12 @@ from weft.errors import NodeOperationError
 Kind = Literal["preSend", "postReceive", "pagination", "authenticate", "preAuthentication"]
 PortFn = Callable[..., Awaitable[Any]]
 
-#: The modules that register ports (imported on the first lookup).
-PORT_MODULES = (
-    "weft.nodes.routing.ports.adalo",
-    "weft.nodes.routing.ports.common",
-    "weft.nodes.routing.ports.gong",
-    "weft.nodes.routing.ports.metabase",
-    "weft.nodes.routing.ports.npm",
-    "weft.nodes.routing.ports.okta",
-    "weft.nodes.routing.ports.openai",
-    "weft.nodes.routing.ports.perplexity",
-    "weft.nodes.routing.ports.postbin",
-    "weft.nodes.routing.ports.credentials",
-    "weft.nodes.routing.ports.notion_credentials",
-    "weft.nodes.routing.ports.trello",
-)
+def _port_modules() -> list[str]:
+    """The modules that register ports: every module of :mod:`weft.nodes.routing.ports` (imported on the first
+    lookup), so a new node's ports are one new module and nothing else."""
+    from weft.nodes.routing import ports
+
+    return sorted(f"{ports.__name__}.{info.name}" for info in pkgutil.iter_modules(ports.__path__))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,7 +66,7 @@ def is_function(value: Any) -> bool:
 def find_port(marker: Any) -> Port | None:
     global _loaded
     if not _loaded:
-        for module in PORT_MODULES:
+        for module in _port_modules():
             importlib.import_module(module)
         _loaded = True
     sha = marker.get("sha") if isinstance(marker, Mapping) else None
