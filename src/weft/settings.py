@@ -76,6 +76,16 @@ class Settings:
     ``N8N_RUNNERS_MAX_CONCURRENCY``, 5); more wait for a free one."""
     block_env_access_in_node: bool = True
     """``WEFT_BLOCK_ENV_ACCESS_IN_NODE``: when true, expressions and Code nodes cannot read ``$env``."""
+    executions_mode: str = "regular"
+    """``WEFT_EXECUTIONS_MODE`` (n8n's ``EXECUTIONS_MODE``): ``regular`` runs executions in the process that starts
+    them; ``queue`` hands them to ``weft worker`` processes (PostgreSQL only; docs/queue-mode.md)."""
+    queue_lease_seconds: float = 10
+    """``WEFT_QUEUE_LEASE_SECONDS``: how long a worker's hold on an execution lasts unless renewed (every third of
+    it); a worker silent that long is taken for dead and its executions resume on another worker."""
+    save_execution_progress: bool = False
+    """``WEFT_EXECUTIONS_DATA_SAVE_ON_PROGRESS`` (n8n's ``EXECUTIONS_DATA_SAVE_ON_PROGRESS``): the default of a
+    workflow's ``saveExecutionProgress``: save the run data after each node, so that in queue mode an execution
+    whose worker died resumes from its last saved node (otherwise from its start)."""
 
     payload_size_max: float = 16
     """``WEFT_PAYLOAD_SIZE_MAX``: the largest request body accepted, in MiB (n8n's ``N8N_PAYLOAD_SIZE_MAX``, 16)."""
@@ -176,6 +186,9 @@ class Settings:
             regex_timeout=_positive(env, "WEFT_REGEX_TIMEOUT", 1),
             code_workers=max(1, _int(env, "WEFT_CODE_WORKERS", 5)),
             block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
+            executions_mode=_choice(env, "WEFT_EXECUTIONS_MODE", "regular", {"regular", "queue"}),
+            queue_lease_seconds=_positive(env, "WEFT_QUEUE_LEASE_SECONDS", 10),
+            save_execution_progress=_bool(env, "WEFT_EXECUTIONS_DATA_SAVE_ON_PROGRESS", False),
             payload_size_max=_positive(env, "WEFT_PAYLOAD_SIZE_MAX", 16),
             json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),
             session_duration_hours=_positive(env, "WEFT_SESSION_DURATION_HOURS", 168),

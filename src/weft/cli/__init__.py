@@ -11,6 +11,7 @@ from weft.cli import execute as _execute
 from weft.cli import export_credentials as _export_credentials
 from weft.cli import import_export as _import_export
 from weft.cli import nodes as _nodes
+from weft.cli import queue as _queue
 from weft.cli import start as _start
 from weft.cli import users as _users
 from weft.cli import workflows as _workflows
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     _audit.register(commands)
     _nodes.register(commands)
     _users.register(commands)
+    _queue.register(commands)
     return parser
 
 

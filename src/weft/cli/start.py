@@ -152,9 +152,10 @@ def recover() -> None:
     from weft.services.import_export import open_store
     from weft.settings import Settings
 
-    store = open_store(Settings.from_env())
-    try:
-        crashed = store.executions.mark_crashed()
+    settings = Settings.from_env()
+    store = open_store(settings)
+    try:  # in queue mode workers elsewhere run executions: a lost one is taken back when its lease expires
+        crashed = store.executions.mark_crashed() if settings.executions_mode != "queue" else []
     finally:
         store.close()
     if crashed:

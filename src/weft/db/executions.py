@@ -17,6 +17,7 @@ from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, li
 
 from weft.db.base import NotFoundError, dumps, parse_iso, rowcount, to_iso
 from weft.db.binary_data import delete_binary_rows
+from weft.db.claims import Claim, StaleClaimError, check_claim
 from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
 from weft.db.save_policy import SaveDefaults, keep_run
@@ -131,9 +132,10 @@ class ExecutionRepository:
             connection.execute(_INSERT_DATA, {"execution_id": key, **payload})
         return str(key)
 
-    def update(self, execution_id: str, run: Run, *, data_text: str | None = None) -> None:
+    def update(self, execution_id: str, run: Run, *, data_text: str | None = None, claim: Claim | None = None) -> None:
         """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data
-        (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`)."""
+        (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`).
+        ``claim``: a queue worker's hold on the execution, checked and ended in the same transaction."""
         key = _key(execution_id)
         params = {
             "b_key": key,
@@ -145,14 +147,17 @@ class ExecutionRepository:
             "b_data": dumps(run["data"]) if data_text is None else data_text,
         }
         with self._db.engine.begin() as connection:
+            _check(connection, key, claim, execution_id, final=True)
             if rowcount(connection.execute(_UPDATE_EXECUTION, params)) == 0:
                 raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
             connection.execute(_UPDATE_DATA, params)
 
-    def save_progress(self, execution_id: str, data: RunExecutionData) -> None:
-        """Store the data of a running execution (n8n's ``saveExecutionProgress``)."""
-        params = {"b_key": _key(execution_id), "b_data": dumps(data)}
+    def save_progress(self, execution_id: str, data: RunExecutionData, *, claim: Claim | None = None) -> None:
+        """Store the data of a running execution (n8n's ``saveExecutionProgress``); ``claim`` renews its lease."""
+        key = _key(execution_id)
+        params = {"b_key": key, "b_data": dumps(data)}
         with self._db.engine.begin() as connection:
+            _check(connection, key, claim, execution_id)
             if rowcount(connection.execute(_UPDATE_DATA, params)) == 0:
                 raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
 
@@ -164,6 +169,7 @@ class ExecutionRepository:
         workflow_settings: Mapping[str, Any] | None = None,
         defaults: SaveDefaults = DEFAULT_SAVE,
         data_text: str | None = None,
+        claim: Claim | None = None,
     ) -> bool:
         """Store ``run``, or delete the execution when the save settings say not to keep it; True if kept.
 
@@ -171,9 +177,9 @@ class ExecutionRepository:
         in a worker thread: :func:`weft.db.large_json.dumps_off_loop`)."""
         keep = keep_run(run, workflow_settings, defaults)
         if keep:
-            self.update(execution_id, run, data_text=data_text)
+            self.update(execution_id, run, data_text=data_text, claim=claim)
         else:
-            self.delete([execution_id])
+            self.delete([execution_id], claim=claim)
         return keep
 
     def set_retry_success(self, execution_id: str, retry_id: str) -> None:
@@ -182,7 +188,9 @@ class ExecutionRepository:
         with self._db.transaction() as session:
             session.execute(query.values(retry_success_id=retry_id))
 
-    def set_status(self, execution_id: str, status: str, *, expected: Collection[str] | None = None) -> bool:
+    def set_status(
+        self, execution_id: str, status: str, *, expected: Collection[str] | None = None, claim: Claim | None = None
+    ) -> bool:
         """Set the status, only if the current one is in ``expected`` when given; True if it changed.
 
         Use it to claim work atomically, e.g. ``set_status(id, "running", expected={"waiting"})`` so that
@@ -195,6 +203,7 @@ class ExecutionRepository:
         if status == "running":
             values["started_at"] = func.coalesce(ExecutionEntity.started_at, literal(utcnow(), UtcDateTime()))
         with self._db.transaction() as session:
+            _check(session.connection(), _key(execution_id), claim, execution_id, final=status != "running")
             return rowcount(session.execute(query.values(values))) > 0
 
     def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
@@ -243,12 +252,15 @@ class ExecutionRepository:
         with self._db.sessions() as session:
             return int(session.scalar(query) or 0)
 
-    def delete(self, execution_ids: Iterable[str]) -> int:
-        """Delete executions and their data; returns how many existed."""
+    def delete(self, execution_ids: Iterable[str], *, claim: Claim | None = None) -> int:
+        """Delete executions and their data; returns how many existed (``claim``: of the one execution a queue
+        worker holds, checked in the same transaction)."""
         keys = [k for k in map(_parse_key, execution_ids) if k is not None]
         if not keys:
             return 0
         with self._db.transaction() as session:
+            if claim is not None:
+                _check(session.connection(), keys[0], claim, str(keys[0]), final=True)
             # Explicit, so it does not depend on the database enforcing ON DELETE CASCADE.
             session.execute(delete(ExecutionData).where(ExecutionData.execution_id.in_(keys)))
             delete_binary_rows(session, [str(k) for k in keys])
@@ -301,6 +313,12 @@ class ExecutionRepository:
             ids = [str(i) for i in session.scalars(query)]
         self.delete(ids)
         return ids
+
+
+def _check(connection: Any, key: int, claim: Claim | None, execution_id: str, *, final: bool = False) -> None:
+    """Refuse the write of a queue worker whose claim on the execution was taken over."""
+    if claim is not None and not check_claim(connection, key, claim, final=final):
+        raise StaleClaimError(execution_id)
 
 
 def _inserted_id(result: CursorResult[Any]) -> int:

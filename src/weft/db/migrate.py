@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # SQLAlchemy is imported lazily: weft.db.lite reads HEAD_REVI
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 #: The newest revision shipped; a test checks it against the migration scripts. Opening a database that is
 #: already at this revision does not import Alembic (about 0.3 s of start-up).
-HEAD_REVISION = "0003_binary_data"
+HEAD_REVISION = "0004_queue_mode"
 
 
 def alembic_config() -> Config:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Dialect,
@@ -146,6 +147,36 @@ class WebhookEntity(Base):
     node: Mapped[str] = mapped_column(String(128))
     webhook_id: Mapped[str | None] = mapped_column(String(64))
     path_length: Mapped[int | None] = mapped_column(Integer)
+
+
+class ExecutionClaimEntity(Base):
+    """Queue mode: which worker holds an execution, with what claim token, until when (its lease).
+
+    A row exists while the execution is queued or running on a worker; ``lease_until`` is ``NULL`` while it waits
+    for a worker. Every write of a claimed execution checks ``token`` in the same transaction
+    (:mod:`weft.db.claims`), so a worker whose claim was taken over can never overwrite the execution."""
+
+    __tablename__ = "execution_claim"
+
+    execution_id: Mapped[int] = mapped_column(ForeignKey("execution_entity.id", ondelete="CASCADE"), primary_key=True)
+    token: Mapped[int] = mapped_column(BigInteger)
+    worker: Mapped[str | None] = mapped_column(String(255))
+    lease_until: Mapped[datetime | None] = mapped_column(index=True)
+    job_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
+class ExecutionMessageEntity(Base):
+    """Queue mode: what a worker tells the process that holds an execution's request (a webhook's answer, the
+    execution's end), read once by that process (:mod:`weft.queue.messages`). No foreign key: the end of an
+    execution the save settings delete must still reach the caller."""
+
+    __tablename__ = "execution_message"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    execution_id: Mapped[int] = mapped_column(Integer, index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    payload: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class BinaryDataEntity(Base):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from weft.db.cipher import Cipher
+from weft.db.claims import ClaimRepository
 from weft.db.credentials import CredentialsRepository
 from weft.db.engine import Database
 from weft.db.executions import ExecutionRepository
@@ -29,6 +30,8 @@ class Store:
     settings: SettingsRepository
     users: UserRepository
     tags: TagRepository
+    claims: ClaimRepository
+    """Queue mode's claims on executions (PostgreSQL)."""
 
     @classmethod
     def open(cls, url: str, cipher: Cipher, *, upgrade: bool = True) -> Store:
@@ -50,6 +53,7 @@ class Store:
             settings=SettingsRepository(db),
             users=UserRepository(db),
             tags=TagRepository(db),
+            claims=ClaimRepository(db),
         )
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -48,8 +48,10 @@ from weft.workflow.items import empty_run_data
 log = logging.getLogger("weft.executions")
 
 if TYPE_CHECKING:
+    from weft.db.claims import Claim
     from weft.db.executions import StoredExecution
     from weft.db.store import Store
+    from weft.services.queue_client import QueueClient
 
 T = TypeVar("T")
 #: Seconds the files of an execution that is not saved outlive it (a webhook's answer may be streaming one).
@@ -115,6 +117,10 @@ class WorkflowRunner(DbCalls):
         self._outcomes: dict[str, dict[str, bool]] = {}
         self.push = PushHub()
         """Live events of manual executions for the editor (``GET /rest/push``)."""
+        self.queue: QueueClient | None = None
+        """Queue mode, in a main process: where :meth:`run` hands executions to workers."""
+        self.claims: dict[str, Claim] = {}
+        """Queue mode, in a worker: its hold on each execution it runs; every write of one checks it."""
 
     def _hot_path_executions(self) -> Any:
         if self.inline_db and self.write_lock is not None:
@@ -209,7 +215,19 @@ class WorkflowRunner(DbCalls):
         ``parent_execution`` (a sub-workflow's ``parentExecution``) is written into its data, so that a resumed child
         can resume its parent (:mod:`weft.services.subworkflows`). ``started`` is told the execution's id as soon
         as its row exists. ``begin`` starts the execution instead of running it from ``start_node`` (the editor's
-        partial execution: ``Execution.run_partial``)."""
+        partial execution: ``Execution.run_partial``). In queue mode a worker runs it
+        (:mod:`weft.services.queue_client` says which executions stay here)."""
+        if self.queue is not None and self.queue.takes(mode, begin, parent_execution):
+            return await self.queue.run(
+                prepared,
+                mode=mode,
+                start_node=start_node,
+                trigger_items=trigger_items,
+                parent_execution_id=parent_execution_id,
+                retry_of=retry_of,
+                respond=respond,
+                started=started,
+            )
         execution_id = await self.db_write(
             self.executions.create,
             prepared.data,
@@ -255,15 +273,40 @@ class WorkflowRunner(DbCalls):
         location = Location(str(stored.workflow_id or ""), stored.id)
         resume_items = await store_pending(self.options.binary_data, location, resume_items)
         seed_resume(data, resume_items, resume_request)
-        prepared = prepare(stored.workflow_data or {}, self.registry)
-        services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
-        execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
-        result = await self._drive(execution, prepared, execution.resume)
+        if self.queue is not None:
+            result = await self.queue.resume(stored.id, data, respond)
+        else:
+            prepared = prepare(stored.workflow_data or {}, self.registry)
+            services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
+            execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
+            result = await self._drive(execution, prepared, execution.resume)
         if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
             from weft.services.subworkflows import resume_parent
 
             self.spawn(resume_parent(self, result))
         return result
+
+    async def run_queued(self, stored: StoredExecution, *, respond: ResponseSink | None = None) -> RunResult:
+        """Run an execution a queue worker claimed: from its start when no node ran yet, else on from its last saved
+        node (it was taken back from a worker that died)."""
+        data = restore_waiting_keys(stored.data or empty_run_data())
+        prepared = prepare(stored.workflow_data or {}, self.registry)
+        services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
+        execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
+        fresh = not data["resultData"]["runData"]
+        result = await self._drive(execution, prepared, execution.start_prepared if fresh else execution.resume)
+        if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
+            from weft.services.subworkflows import resume_parent
+
+            self.spawn(resume_parent(self, result))
+        return result
+
+    async def stop_anywhere(self, execution_id: str) -> bool:
+        """Cancel an execution running here, or (queue mode) on a worker or waiting in the queue; False when it does
+        not run anywhere."""
+        if self.stop(execution_id):
+            return True
+        return self.queue is not None and await self.queue.stop(execution_id)
 
     def stop(self, execution_id: str) -> bool:
         """Cancel an execution running in this process; False when it does not run here."""
@@ -309,12 +352,21 @@ class WorkflowRunner(DbCalls):
                 workflow_settings=settings,
                 defaults=self.save_defaults,
                 data_text=data_text,
+                **self._claim_of(execution_id),
             )
             if not outcome["saved"]:  # its files go a little later: the webhook's answer may still stream one
                 later = lambda: self.spawn(self.delete_binary([execution_id]))  # noqa: E731
                 asyncio.get_running_loop().call_later(UNSAVED_FILES_GRACE_S, later)
 
         hooks.on("workflowExecuteAfter", save)
+        if saves_progress(settings, self.settings.save_execution_progress):
+
+            async def progress(_name: str, _task: Any, data: RunExecutionData) -> None:
+                await self.db_write(
+                    self.store.executions.save_progress, execution_id, data, **self._claim_of(execution_id)
+                )
+
+            hooks.on("nodeExecuteAfter", progress)
         if mode == "manual":  # the editor follows its runs live
             self.push.attach(hooks, execution_id, prepared.workflow.id)
         return Execution(
@@ -339,7 +391,13 @@ class WorkflowRunner(DbCalls):
         except BaseException:
             if self.log_errors:
                 log.exception("Execution %s crashed", execution_id)
-            await self.db_write(self.executions.set_status, execution_id, "crashed", expected={"running"})
+            await self.db_write(
+                self.executions.set_status,
+                execution_id,
+                "crashed",
+                expected={"running"},
+                **self._claim_of(execution_id),
+            )
             raise
         finally:
             self._running.pop(execution_id, None)
@@ -350,11 +408,22 @@ class WorkflowRunner(DbCalls):
         saved = self._outcomes.pop(execution_id, {}).get("saved", True)
         return RunResult(execution_id=execution_id, run=run, saved=saved)
 
+    def _claim_of(self, execution_id: str) -> dict[str, Claim]:
+        """The keyword that makes a write check this worker's claim (none outside queue workers)."""
+        claim = self.claims.get(execution_id)
+        return {} if claim is None else {"claim": claim}
+
     def _instance_timeout(self, execution: Execution, prepared: PreparedWorkflow) -> asyncio.TimerHandle | None:
         timeout = self.settings.execution_timeout
         if timeout is None or prepared.workflow.settings.executionTimeout is not None:
             return None
         return asyncio.get_running_loop().call_later(timeout, execution.cancel, TimeoutExecutionCancelledError(timeout))
+
+
+def saves_progress(settings: Mapping[str, Any], default: bool) -> bool:
+    """A workflow's ``saveExecutionProgress`` (``DEFAULT``: the instance's setting)."""
+    value = settings.get("saveExecutionProgress", "DEFAULT")
+    return default if value in ("DEFAULT", None) else bool(value)
 
 
 def _log_failure(execution_id: str, run: Run) -> None:

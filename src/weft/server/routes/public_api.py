@@ -255,7 +255,7 @@ async def delete_execution(instance: InstanceDep, execution_id: str) -> dict[str
     stored = await instance.runner.db(instance.store.executions.get, execution_id, include_data=False)
     if stored is None:
         raise PublicApiError(404, "Not Found")
-    if instance.runner.stop(execution_id):
+    if await instance.runner.stop_anywhere(execution_id):
         await instance.runner.drain(5)
     await instance.runner.delete_executions([execution_id])
     return _execution(stored, False)

@@ -109,7 +109,7 @@ async def get_execution(instance: InstanceDep, execution_id: str, includeData: b
 
 @router.delete("/{execution_id}", summary="Delete an execution and its data")
 async def delete_execution(instance: InstanceDep, execution_id: str) -> Envelope[Deleted]:
-    if instance.runner.stop(execution_id):
+    if await instance.runner.stop_anywhere(execution_id):
         await instance.runner.drain(5)
     if not await instance.runner.delete_executions([execution_id]):
         raise ExecutionNotFoundError(execution_id)
@@ -153,7 +153,7 @@ async def stop_execution(instance: InstanceDep, execution_id: str) -> Envelope[S
     stored = await instance.runner.db(instance.store.executions.get, execution_id, include_data=False)
     if stored is None:
         raise ExecutionNotFoundError(execution_id)
-    if instance.runner.stop(execution_id):
+    if await instance.runner.stop_anywhere(execution_id):
         return Envelope(data=StopResult(id=execution_id, status="canceled", stopped=True))
     stopped = await instance.runner.db(
         instance.store.executions.set_status, execution_id, "canceled", expected={"waiting", "new"}

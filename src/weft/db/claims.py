@@ -1,0 +1,148 @@
+"""Queue mode's claims: which worker runs an execution, with what token, until when.
+
+A claim row (``execution_claim``) exists while an execution is queued or running on a worker:
+
+* **queued**: ``lease_until IS NULL``, waiting for a worker;
+* **claimed**: a worker took it with :meth:`ClaimRepository.claim`, a conditional update that succeeds only for a
+  queued claim or an expired lease and sets a fresh random ``token``; the worker renews ``lease_until`` while it runs;
+* **gone**: the worker's last write of the execution (it ended, or waits) deletes the row.
+
+Every write a worker makes to a claimed execution first checks its token in the same transaction
+(:func:`check_claim`): ``UPDATE execution_claim SET lease_until = … WHERE token = :token``. That statement locks the
+row, so a take-over (which needs an expired lease) and a write of the holder are serialized; a worker whose lease
+expired and was taken over finds its token gone and its write is refused with :class:`StaleClaimError`. Times are
+the database's (``now()``), so machines with different clocks agree.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
+
+from weft.db.engine import Database
+from weft.db.orm import Base, ExecutionClaimEntity, ExecutionEntity
+from weft.errors import WeftError
+
+_CLAIMS = Base.metadata.tables[ExecutionClaimEntity.__tablename__]
+_EXECUTIONS = Base.metadata.tables[ExecutionEntity.__tablename__]
+#: Statuses a worker may run: queued (``new``) or taken over from a worker whose lease expired (``running``).
+RUNNABLE = ("new", "running")
+
+
+class StaleClaimError(WeftError):
+    """A worker wrote an execution it no longer holds: its lease expired and another worker took it over."""
+
+    def __init__(self, execution_id: str) -> None:
+        super().__init__(
+            f"Execution {execution_id} is no longer held by this worker: its lease expired and another worker "
+            "resumed it. This worker's writes are refused; the other worker's run is the one kept.",
+            execution_id=execution_id,
+        )
+        self.execution_id = execution_id
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim:
+    """A worker's hold on an execution: its token and how long each write extends the lease."""
+
+    token: int
+    lease_seconds: float
+
+
+def new_token() -> int:
+    """A claim token: random, so a token of an execution's earlier life never matches a later one."""
+    return secrets.randbits(62) + 1
+
+
+def check_claim(connection: Connection, key: int, claim: Claim, *, final: bool = False) -> bool:
+    """Whether ``claim`` still holds execution ``key``; renews its lease (``final``: ends the claim instead)."""
+    match = and_(_CLAIMS.c.execution_id == key, _CLAIMS.c.token == claim.token)
+    if final:
+        return connection.execute(delete(_CLAIMS).where(match)).rowcount > 0
+    until = func.now() + timedelta(seconds=claim.lease_seconds)
+    return connection.execute(update(_CLAIMS).where(match).values(lease_until=until)).rowcount > 0
+
+
+class ClaimRepository:
+    """Claims in one (PostgreSQL) database. Methods are synchronous; call them through ``asyncio.to_thread``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def queue(self, execution_id: str, job_id: int | None = None) -> None:
+        """Mark the execution queued for a worker (a new claim row, or an existing one released)."""
+        key = int(execution_id)
+        with self._db.engine.begin() as connection:
+            values = {"token": new_token(), "worker": None, "lease_until": None, "job_id": job_id}
+            changed = connection.execute(update(_CLAIMS).where(_CLAIMS.c.execution_id == key).values(values))
+            if changed.rowcount == 0:
+                connection.execute(insert(_CLAIMS).values(execution_id=key, **values))
+
+    def set_job(self, execution_id: str, job_id: int) -> None:
+        """Note the task-engine job that carries the queued execution."""
+        with self._db.engine.begin() as connection:
+            connection.execute(update(_CLAIMS).where(_CLAIMS.c.execution_id == int(execution_id)).values(job_id=job_id))
+
+    def claim(self, execution_id: str, worker: str, lease_seconds: float) -> Claim | None:
+        """Take the execution for ``worker`` if it is queued or its lease expired; ``None`` otherwise (it ended,
+        waits, or another worker holds it). The execution becomes ``running`` in the same transaction."""
+        key = int(execution_id)
+        token = new_token()
+        free = or_(_CLAIMS.c.lease_until.is_(None), _CLAIMS.c.lease_until < func.now())
+        until = func.now() + timedelta(seconds=lease_seconds)
+        with self._db.engine.begin() as connection:
+            taken = connection.execute(
+                update(_CLAIMS)
+                .where(_CLAIMS.c.execution_id == key, free)
+                .values(token=token, worker=worker, lease_until=until)
+            )
+            if taken.rowcount == 0:
+                return None
+            running = connection.execute(
+                update(_EXECUTIONS)
+                .where(_EXECUTIONS.c.id == key, _EXECUTIONS.c.status.in_(RUNNABLE))
+                .values(status="running", started_at=func.coalesce(_EXECUTIONS.c.started_at, func.now()))
+            )
+            if running.rowcount == 0:  # it ended (or was stopped) meanwhile: the claim row is a leftover
+                connection.execute(delete(_CLAIMS).where(_CLAIMS.c.execution_id == key))
+                return None
+        return Claim(token=token, lease_seconds=lease_seconds)
+
+    def renew(self, execution_id: str, claim: Claim) -> bool:
+        """Extend the lease; False when the claim was taken over (the worker must stop that execution)."""
+        with self._db.engine.begin() as connection:
+            return check_claim(connection, int(execution_id), claim)
+
+    def release_expired(self, limit: int = 100) -> list[tuple[str, int | None]]:
+        """Claims whose lease expired become queued again, each with a new token (the old holder's writes are
+        refused from now on); returns ``(execution id, old job id)`` of each, for the caller to queue again.
+        Concurrent callers never release one claim twice (``FOR UPDATE SKIP LOCKED``)."""
+        with self._db.engine.begin() as connection:
+            rows = connection.execute(
+                select(_CLAIMS.c.execution_id, _CLAIMS.c.job_id)
+                .where(_CLAIMS.c.lease_until < func.now())
+                .order_by(_CLAIMS.c.lease_until)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for key, _ in rows:
+                connection.execute(
+                    update(_CLAIMS)
+                    .where(_CLAIMS.c.execution_id == key)
+                    .values(token=new_token(), worker=None, lease_until=None)
+                )
+        return [(str(key), job_id) for key, job_id in rows]
+
+    def holder(self, execution_id: str) -> str | None:
+        """The worker that holds the execution now, if any."""
+        with self._db.engine.connect() as connection:
+            row = connection.execute(
+                select(_CLAIMS.c.worker).where(_CLAIMS.c.execution_id == int(execution_id))
+            ).first()
+        return None if row is None else row[0]
+
+
+__all__ = ["RUNNABLE", "Claim", "ClaimRepository", "StaleClaimError", "check_claim", "new_token"]

@@ -1,0 +1,90 @@
+"""The task engine of queue mode: Procrastinate, its jobs and schema in the instance's PostgreSQL database.
+
+One kind of job: ``weft.run_execution(execution_id)``, on the queue ``executions``. A job only says *which*
+execution to run; the execution's data, its claim and its outcome live in Weft's own tables. Procrastinate
+delivers each job at least once; :mod:`weft.db.claims` makes a second delivery harmless.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from weft.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    import procrastinate
+
+TASK = "weft.run_execution"
+QUEUE = "executions"
+#: Priority of an execution taken back from a worker that died: ahead of new work (higher runs first).
+RESUMED_PRIORITY = 10
+
+
+def libpq_url(database_url: str) -> str:
+    """The ``postgresql://`` URL libpq reads, from Weft's database URL (a SQLAlchemy URL)."""
+    for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://", "postgres://"):
+        if database_url.startswith(prefix):
+            return "postgresql://" + database_url[len(prefix) :]
+    if database_url.startswith("postgresql://"):
+        return database_url
+    raise ConfigurationError(
+        "Queue mode (WEFT_EXECUTIONS_MODE=queue) needs PostgreSQL: every process reads and writes the same "
+        f"executions. WEFT_DATABASE_URL is {database_url.split(':', 1)[0]}:…; set it to a postgresql:// URL "
+        "(SQLite is one file on one machine), or leave WEFT_EXECUTIONS_MODE unset to run executions in-process."
+    )
+
+
+def task_app(database_url: str) -> procrastinate.App:
+    """A Procrastinate app on the instance's database (not opened)."""
+    import procrastinate
+
+    return procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=libpq_url(database_url)))
+
+
+async def ensure_schema(app: procrastinate.App) -> None:
+    """Create Procrastinate's tables once (its schema is not versioned with Weft's migrations)."""
+    exists = await app.connector.execute_query_one_async(
+        "SELECT to_regclass('procrastinate_jobs') IS NOT NULL AS present"
+    )
+    if not exists["present"]:
+        await app.schema_manager.apply_schema_async()
+
+
+async def defer(app: procrastinate.App, execution_id: str, *, priority: int = 0) -> int:
+    """Queue a job that runs the execution; its job id."""
+    job_id: Any = await app.configure_task(TASK, queue=QUEUE, priority=priority).defer_async(execution_id=execution_id)
+    return int(job_id)
+
+
+async def fail_job(app: procrastinate.App, job_id: int) -> None:
+    """Close the job of an execution taken back from a dead worker (it stays ``doing`` otherwise)."""
+    from procrastinate.jobs import Status
+
+    await app.job_manager.finish_job_by_id_async(job_id, status=Status.FAILED, delete_job=True)
+
+
+async def retry_stalled(app: procrastinate.App, seconds_since_heartbeat: float) -> list[int]:
+    """Queue again, ahead of new work, the jobs that workers silent for ``seconds_since_heartbeat`` had fetched:
+    one that died after fetching a job and before claiming its execution leaves no lease to expire."""
+    from datetime import UTC, datetime
+
+    retried = []
+    manager = app.job_manager
+    for job in await manager.get_stalled_jobs(queue=QUEUE, seconds_since_heartbeat=seconds_since_heartbeat):
+        if job.id is not None:
+            await manager.retry_job_by_id_async(job.id, retry_at=datetime.now(UTC), priority=RESUMED_PRIORITY)
+            retried.append(job.id)
+    return retried
+
+
+__all__ = [
+    "QUEUE",
+    "RESUMED_PRIORITY",
+    "TASK",
+    "defer",
+    "ensure_schema",
+    "fail_job",
+    "libpq_url",
+    "retry_stalled",
+    "task_app",
+]

@@ -1,0 +1,144 @@
+"""Queue mode end to end: a main queues webhook executions, workers run them, answers come back."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from tests.queue_mode.conftest import Cluster
+from tests.server.conftest import example_workflow, unique_path, wait_for
+
+from weft.services.import_export import open_store
+
+
+def test_a_worker_runs_the_webhook_execution_and_the_main_answers(cluster: Cluster) -> None:
+    cluster.start_main()
+    cluster.start_worker()
+    path = unique_path("queue")
+    with cluster.client() as client:
+        data = example_workflow("webhook_set_respond.json", path)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        answer = client.post(f"/webhook/{path}", json={"a": 1, "b": 2, "name": "x", "tags": ["t"]})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["total"] == 3
+    # answered by Respond to Webhook: the worker saves the execution just after
+    done = wait_for(lambda: [e for e in _executions(cluster, data["id"]) if e.status == "success"])
+    assert len(done) == 1 and done[0].mode == "webhook"
+
+
+def test_an_execution_waits_in_the_queue_until_a_worker_comes(cluster: Cluster) -> None:
+    cluster.start_main()
+    path = unique_path("queued")
+    with cluster.client() as client:
+        data = example_workflow("webhook_set_respond.json", path)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        result: dict[str, Any] = {}
+        call = threading.Thread(
+            target=lambda: result.update(
+                answer=client.post(f"/webhook/{path}", json={"a": 2, "b": 3, "name": "y", "tags": []})
+            )
+        )
+        call.start()
+        queued = wait_for(lambda: _executions(cluster, data["id"]))
+        assert [e.status for e in queued] == ["new"]  # stored, no worker has it
+        cluster.start_worker()
+        call.join(60)
+    assert result["answer"].status_code == 200 and result["answer"].json()["total"] == 5
+    wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["success"])
+
+
+def _executions(cluster: Cluster, workflow_id: str) -> list[Any]:
+    store = open_store(cluster.settings())
+    try:
+        return store.executions.list(workflow_id=workflow_id)
+    finally:
+        store.close()
+
+
+class _Gate(BaseHTTPRequestHandler):
+    """A local HTTP stub that holds each request until the test opens the gate."""
+
+    opened = threading.Event()
+    arrived = threading.Event()
+
+    def do_GET(self) -> None:
+        type(self).arrived.set()
+        type(self).opened.wait(60)
+        body = b'{"done": true}'
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def gate() -> Iterator[tuple[str, type[_Gate]]]:
+    handler = type("Gate", (_Gate,), {"opened": threading.Event(), "arrived": threading.Event()})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/hold", handler
+    finally:
+        handler.opened.set()
+        server.shutdown()
+        server.server_close()
+
+
+def _respond_then_hold(path: str, hold_url: str) -> dict[str, Any]:
+    return {
+        "id": uuid.uuid4().hex[:16],
+        "name": "respond then hold",
+        "nodes": [
+            {"id": "w", "name": "Webhook", "type": "n8n-nodes-base.webhook", "typeVersion": 2.1, "position": [0, 0],
+             "webhookId": str(uuid.uuid4()),
+             "parameters": {"httpMethod": "POST", "path": path, "responseMode": "responseNode"}},
+            {"id": "r", "name": "Respond", "type": "n8n-nodes-base.respondToWebhook", "typeVersion": 1.4,
+             "position": [200, 0],
+             "parameters": {"respondWith": "json", "responseBody": "={{ { answered: $json.body.n } }}"}},
+            {"id": "h", "name": "Hold", "type": "n8n-nodes-base.httpRequest", "typeVersion": 4.2, "position": [400, 0],
+             "parameters": {"url": hold_url, "options": {}}},
+        ],
+        "connections": {
+            "Webhook": {"main": [[{"node": "Respond", "type": "main", "index": 0}]]},
+            "Respond": {"main": [[{"node": "Hold", "type": "main", "index": 0}]]},
+        },
+        "settings": {"executionOrder": "v1"},
+    }  # fmt: skip
+
+
+def test_respond_to_webhook_answers_while_the_worker_still_runs(cluster: Cluster, gate: Any) -> None:
+    hold_url, handler = gate
+    cluster.start_main()
+    cluster.start_worker()
+    path = unique_path("respond")
+    with cluster.client() as client:
+        data = _respond_then_hold(path, hold_url)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        answer = client.post(f"/webhook/{path}", json={"n": 7})
+        assert answer.status_code == 200 and answer.json() == {"answered": 7}
+        assert handler.arrived.wait(30)
+        running = _executions(cluster, data["id"])
+        assert [e.status for e in running] == ["running"]  # the answer came before the end
+        handler.opened.set()
+        wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["success"], timeout=30)
+
+
+@pytest.mark.parametrize("command", ["worker", "webhook", "start"])
+def test_queue_mode_refuses_sqlite_with_the_fix(command: str, tmp_path: Any) -> None:
+    env = {"WEFT_USER_FOLDER": str(tmp_path), "WEFT_EXECUTIONS_MODE": "queue", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-m", "weft", command, *(["--port", "0"] if command != "worker" else [])],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "Queue mode (WEFT_EXECUTIONS_MODE=queue) needs PostgreSQL" in done.stderr
