@@ -18,6 +18,7 @@ from tests.server.conftest import TIMEOUT, free_port, log_in, wait_for
 from weft.db.test_support import TEST_DATABASE_URL, reset_schema
 from weft.services.import_export import open_store
 from weft.settings import Settings
+from weft.testing.service_servers import in_ci
 
 pytestmark = pytest.mark.postgres
 SCHEMA = "weft_queue"
@@ -74,8 +75,8 @@ class Cluster:
     def start_main(self) -> Process:
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        env = {**self.env, "WEFT_PORT": str(port), "WEFT_PUBLIC_URL": self.url + "/"}
-        main = self._spawn(["start"], env, "main")
+        self.env["WEFT_PUBLIC_URL"] = self.url + "/"  # workers make resume links: they need the public URL too
+        main = self._spawn(["start"], {**self.env, "WEFT_PORT": str(port)}, "main")
         wait_for(lambda: self._healthy(main), timeout=60)
         return main
 
@@ -113,6 +114,8 @@ class Cluster:
 @pytest.fixture
 def cluster(tmp_path: Path) -> Iterator[Cluster]:
     if not TEST_DATABASE_URL:
+        if in_ci():
+            pytest.fail("CI must run the queue-mode tests: WEFT_TEST_DATABASE_URL is not set")
         pytest.skip("queue mode needs PostgreSQL: set WEFT_TEST_DATABASE_URL (bash scripts/start_postgres.sh)")
     url = reset_schema(TEST_DATABASE_URL, SCHEMA)
     cluster = Cluster(tmp_path, url)

@@ -142,3 +142,38 @@ def test_queue_mode_refuses_sqlite_with_the_fix(command: str, tmp_path: Any) -> 
     )  # fmt: skip
     assert done.returncode != 0
     assert "Queue mode (WEFT_EXECUTIONS_MODE=queue) needs PostgreSQL" in done.stderr
+
+
+def test_a_wait_resumes_on_a_worker_from_its_signed_link(cluster: Cluster) -> None:
+    cluster.start_main()
+    cluster.start_worker()
+    path = unique_path("wait")
+    with cluster.client() as client:
+        data = example_workflow("wait_approval.json", path)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        info = client.post(f"/webhook/{path}", json={"request": "queue"}).json()
+        wait_for(lambda: client.get(f"/rest/executions/{info['executionId']}").json()["data"]["status"] == "waiting")
+        resumed = client.post(info["resumeUrl"], json={"approved": True})
+        assert resumed.status_code == 200, resumed.text
+        done = wait_for(
+            lambda: (
+                (e := client.get(f"/rest/executions/{info['executionId']}").json()["data"])["status"] == "success" and e
+            )
+        )
+    assert done["data"]["resultData"]["runData"]["Decision"][0]["data"]["main"][0][0]["json"]["approved"] is True
+
+
+def test_stop_reaches_the_worker_that_runs_the_execution(cluster: Cluster, gate: Any) -> None:
+    hold_url, handler = gate
+    cluster.start_main()
+    cluster.start_worker()
+    path = unique_path("stop")
+    with cluster.client() as client:
+        data = _respond_then_hold(path, hold_url)
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        assert client.post(f"/webhook/{path}", json={"n": 1}).status_code == 200
+        assert handler.arrived.wait(30)
+        (running,) = _executions(cluster, data["id"])
+        stopped = client.post(f"/rest/executions/{running.id}/stop")
+        assert stopped.status_code == 200, stopped.text
+        wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["canceled"], timeout=30)
