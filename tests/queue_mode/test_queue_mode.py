@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -177,3 +178,20 @@ def test_stop_reaches_the_worker_that_runs_the_execution(cluster: Cluster, gate:
         stopped = client.post(f"/rest/executions/{running.id}/stop")
         assert stopped.status_code == 200, stopped.text
         wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["canceled"], timeout=30)
+
+
+def test_a_streaming_chat_streams_from_the_worker(cluster: Cluster) -> None:
+    from tests.server.test_chat import chat_workflow, message
+
+    cluster.start_main()
+    cluster.start_worker()
+    data, webhook_id = chat_workflow(["Hello there, Ada"], options={"responseMode": "streaming"})
+    with cluster.client() as client:
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        response = client.post(f"/webhook/{webhook_id}/chat", json=message("Hi"))
+    assert response.status_code == 200
+    chunks = [json.loads(line) for line in response.text.splitlines() if line]
+    assert (chunks[0]["type"], chunks[-1]["type"]) == ("begin", "end")
+    items = [c["content"] for c in chunks if c["type"] == "item"]
+    assert "".join(items) == "Hello there, Ada" and len(items) > 1  # token by token, relayed in order
+    wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["success"])

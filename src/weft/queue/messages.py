@@ -1,6 +1,7 @@
 """What a worker tells the process that holds an execution's request, through PostgreSQL.
 
-A worker writes a row to ``execution_message`` (``response``: a Respond to Webhook answer; ``finished``: the run)
+A worker writes a row to ``execution_message`` (``response``: a Respond to Webhook answer; ``chunk``: a streamed
+chunk; ``finished``: the run)
 and ``NOTIFY weft_execution, '<execution id>'`` in the same transaction. The main process that queued the
 execution listens on that channel (:class:`Mailbox`) and takes the rows of the executions it waits for, so a
 synchronous webhook is answered as soon as the worker has the answer, not when the execution is saved. Rows no
@@ -31,6 +32,7 @@ CHANNEL = "weft_execution"
 #: Where mains ask workers to stop an execution (the payload is its id).
 STOP_CHANNEL = "weft_stop"
 RESPONSE = "response"
+CHUNK = "chunk"
 FINISHED = "finished"
 #: Seconds between checks for messages whose notification was missed (a reconnect of the listening connection).
 SWEEP_SECONDS = 2.0
@@ -143,6 +145,7 @@ class Mailbox:
 
 __all__ = [
     "CHANNEL",
+    "CHUNK",
     "FINISHED",
     "RESPONSE",
     "STOP_CHANNEL",

@@ -50,9 +50,10 @@ async def ensure_schema(app: procrastinate.App) -> None:
         await app.schema_manager.apply_schema_async()
 
 
-async def defer(app: procrastinate.App, execution_id: str, *, priority: int = 0) -> int:
-    """Queue a job that runs the execution; its job id."""
-    job_id: Any = await app.configure_task(TASK, queue=QUEUE, priority=priority).defer_async(execution_id=execution_id)
+async def defer(app: procrastinate.App, execution_id: str, *, priority: int = 0, stream: bool = False) -> int:
+    """Queue a job that runs the execution (``stream``: its nodes' chunks are relayed to the caller); its job id."""
+    task = app.configure_task(TASK, queue=QUEUE, priority=priority)
+    job_id: Any = await task.defer_async(execution_id=execution_id, stream=stream)
     return int(job_id)
 
 

@@ -19,7 +19,6 @@ kept in the database is :class:`DbChatMemory`.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -40,7 +39,6 @@ from weft.services.activation import ActiveWorkflows
 from weft.services.auth import AuthService
 from weft.services.binary_data import PendingBinary
 from weft.services.chat_auth import NOT_AUTHENTICATED, check_basic, check_user, refusal
-from weft.services.db_services import DbServices
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.webhook_calls import ERROR, answer
@@ -315,15 +313,10 @@ async def _run_streaming(
     runner: WorkflowRunner, target: ChatTarget, item: Item, mode: str, queue: asyncio.Queue[dict[str, Any] | None]
 ) -> RunResult:
     """``WorkflowRunner.run`` with ``streaming`` on and the ``sendChunk`` events put into ``queue`` (then ``None``)."""
-    prepared = target.prepared
     try:
-        execution_id = await runner.db_write(runner.executions.create, prepared.data, mode, "running")
-        services = DbServices(runner, execution_id=execution_id)
-        execution = runner._execution(prepared, mode, execution_id, services)
-        execution.options = dataclasses.replace(execution.options, streaming=True)
-        execution.hooks.on("sendChunk", queue.put_nowait)
-        start = target.node
-        return await runner._drive(execution, prepared, lambda: execution.run(start_node=start, trigger_items=[item]))
+        return await runner.run(
+            target.prepared, mode=mode, start_node=target.node, trigger_items=[item], chunks=queue.put_nowait
+        )
     finally:
         queue.put_nowait(None)
 

@@ -27,7 +27,7 @@ from weft.workflow import Item, RunExecutionData
 if TYPE_CHECKING:
     import procrastinate
 
-    from weft.services.runner import RunResult, WorkflowRunner
+    from weft.services.runner import ChunkSink, RunResult, WorkflowRunner
 
 #: Modes that run in the process that starts them, as in n8n (manual runs stay on the main unless offloaded).
 LOCAL_MODES = frozenset({"manual", "integrated", "cli"})
@@ -54,8 +54,10 @@ class QueueClient:
         retry_of: str | None,
         respond: ResponseSink | None,
         started: Callable[[str], None] | None,
+        chunks: ChunkSink | None = None,
     ) -> RunResult:
-        """Queue the execution and wait for its end; ``respond`` gets the worker's webhook answer first."""
+        """Queue the execution and wait for its end; ``respond`` gets the worker's webhook answer first, ``chunks``
+        (streaming on) each chunk as the worker's nodes send it."""
         runner = self.runner
         store = runner.store
         execution_id = await runner.db(
@@ -73,7 +75,7 @@ class QueueClient:
         execution = Execution(prepared.workflow, registry=runner.registry, mode=mode, execution_id=execution_id)
         prepare_start(execution, start_node, trigger_items, None, None)
         await runner.db(store.executions.save_progress, execution_id, execution.data)
-        return await self.send(execution_id, respond)
+        return await self.send(execution_id, respond, chunks)
 
     async def resume(self, execution_id: str, data: RunExecutionData, respond: ResponseSink | None) -> RunResult:
         """Continue a waiting execution (claimed ``running`` by :func:`~weft.services.waiting.claim_waiting`, its
@@ -81,26 +83,32 @@ class QueueClient:
         await self.runner.db(self.runner.store.executions.save_progress, execution_id, data)
         return await self.send(execution_id, respond)
 
-    async def send(self, execution_id: str, respond: ResponseSink | None) -> RunResult:
+    async def send(self, execution_id: str, respond: ResponseSink | None, chunks: ChunkSink | None = None) -> RunResult:
         """Queue a stored execution for a worker and wait for its end."""
         runner, store = self.runner, self.runner.store
         inbox = self.mailbox.expect(execution_id)
         try:
             await runner.db(store.claims.queue, execution_id)
-            job_id = await tasks.defer(self.app, execution_id)
+            job_id = await tasks.defer(self.app, execution_id, stream=chunks is not None)
             await runner.db(store.claims.set_job, execution_id, job_id)
-            return await self._outcome(execution_id, inbox, respond)
+            return await self._outcome(execution_id, inbox, respond, chunks)
         finally:
             self.mailbox.forget(execution_id)
 
     async def _outcome(
-        self, execution_id: str, inbox: asyncio.Queue[tuple[str, Any]], respond: ResponseSink | None
+        self,
+        execution_id: str,
+        inbox: asyncio.Queue[tuple[str, Any]],
+        respond: ResponseSink | None,
+        chunks: ChunkSink | None,
     ) -> RunResult:
         from weft.services.runner import RunResult
 
         while True:
             kind, payload = await inbox.get()
-            if kind == messages.RESPONSE and respond is not None:
+            if kind == messages.CHUNK and chunks is not None:
+                chunks(payload)
+            elif kind == messages.RESPONSE and respond is not None:
                 respond(decode_response(payload))
             elif kind == messages.FINISHED:
                 return RunResult(execution_id=execution_id, run=payload["run"], saved=bool(payload["saved"]))

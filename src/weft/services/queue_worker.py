@@ -45,36 +45,26 @@ class QueueWorker:
         """Make :meth:`run_job` the task engine's handler of execution jobs."""
         self.app.task(name=tasks.TASK, queue=tasks.QUEUE)(self.run_job)
 
-    async def run_job(self, execution_id: str) -> None:
+    async def run_job(self, execution_id: str, stream: bool = False) -> None:
         runner, store = self.runner, self.runner.store
         claim = await runner.db(store.claims.claim, execution_id, self.name, self.lease_seconds)
         if claim is None:
             return  # delivered again: it ended, waits, was stopped, or a live worker holds it
         runner.claims[execution_id] = claim
+        outbox = Outbox(runner, execution_id)
         try:
             stored = await runner.db(store.executions.get, execution_id)
             if stored is None:
                 return
-            result = await runner.run_queued(stored, respond=self._responder(execution_id))
-            outcome = {"run": result.run, "saved": result.saved}
-            await runner.db(messages.publish, store.db, execution_id, messages.FINISHED, outcome)
+            chunks = (lambda chunk: outbox.put(messages.CHUNK, chunk)) if stream else None
+            respond = lambda response: outbox.put(messages.RESPONSE, response)  # noqa: E731
+            result = await runner.run_queued(stored, respond=respond, chunks=chunks)
+            outbox.put(messages.FINISHED, {"run": result.run, "saved": result.saved})
         except StaleClaimError:
             log.warning("Execution %s was taken over by another worker; this worker's run is dropped", execution_id)
         finally:
             runner.claims.pop(execution_id, None)
-
-    def _responder(self, execution_id: str) -> Any:
-        def respond(response: WebhookResponse) -> None:
-            self.runner.spawn(self._send_response(execution_id, response))
-
-        return respond
-
-    async def _send_response(self, execution_id: str, response: WebhookResponse) -> None:
-        body = response.body
-        if response.stream is not None:
-            body = b"".join([chunk async for chunk in response.stream])
-        payload = encode_response(response, body)
-        await self.runner.db(messages.publish, self.runner.store.db, execution_id, messages.RESPONSE, payload)
+            await outbox.close()
 
     async def keep_leases(self) -> None:
         """Renew the leases of the executions this worker runs; stop those another worker took over."""
@@ -125,6 +115,38 @@ class QueueWorker:
             for task in background:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+
+class Outbox:
+    """The messages of one execution to its main, sent one after the other in the order they were put (a webhook's
+    answer and every chunk before the end)."""
+
+    def __init__(self, runner: WorkflowRunner, execution_id: str) -> None:
+        self._runner = runner
+        self._execution_id = execution_id
+        self._queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
+        self._task = asyncio.ensure_future(self._send())
+
+    def put(self, kind: str, payload: Any) -> None:
+        self._queue.put_nowait((kind, payload))
+
+    async def close(self) -> None:
+        """Send what was put, then stop."""
+        self._queue.put_nowait(None)
+        await self._task
+
+    async def _send(self) -> None:
+        while (entry := await self._queue.get()) is not None:
+            kind, payload = entry
+            if isinstance(payload, WebhookResponse):
+                body = payload.body
+                if payload.stream is not None:  # a file answered by Respond to Webhook: its bytes go in the message
+                    body = b"".join([chunk async for chunk in payload.stream])
+                payload = encode_response(payload, body)
+            try:
+                await self._runner.db(messages.publish, self._runner.store.db, self._execution_id, kind, payload)
+            except Exception:  # the main is told nothing more; the execution's row still says how it ended
+                log.exception("Telling the main about execution %s failed", self._execution_id)
 
 
 async def requeue_expired(runner: WorkflowRunner, app: procrastinate.App) -> list[str]:

@@ -14,6 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from weft.services.queue_client import QueueClient
 
 T = TypeVar("T")
+#: Where a streaming execution's chunks go (``sendChunk`` events: ``begin``, ``item``, ``end``, ``error``).
+ChunkSink = Callable[[dict[str, Any]], None]
 #: Seconds the files of an execution that is not saved outlive it (a webhook's answer may be streaming one).
 UNSAVED_FILES_GRACE_S = 30.0
 
@@ -209,13 +212,15 @@ class WorkflowRunner(DbCalls):
         parent_execution: dict[str, Any] | None = None,
         started: Callable[[str], None] | None = None,
         begin: Callable[[Execution], Awaitable[Run]] | None = None,
+        chunks: ChunkSink | None = None,
     ) -> RunResult:
         """Create the execution (``running``), run it to its end or its first wait, and save it.
 
         ``parent_execution`` (a sub-workflow's ``parentExecution``) is written into its data, so that a resumed child
         can resume its parent (:mod:`weft.services.subworkflows`). ``started`` is told the execution's id as soon
         as its row exists. ``begin`` starts the execution instead of running it from ``start_node`` (the editor's
-        partial execution: ``Execution.run_partial``). In queue mode a worker runs it
+        partial execution: ``Execution.run_partial``). ``chunks`` turns streaming on and gets each chunk the nodes
+        send (a streaming chat). In queue mode a worker runs it
         (:mod:`weft.services.queue_client` says which executions stay here)."""
         if self.queue is not None and self.queue.takes(mode, begin, parent_execution):
             return await self.queue.run(
@@ -227,6 +232,7 @@ class WorkflowRunner(DbCalls):
                 retry_of=retry_of,
                 respond=respond,
                 started=started,
+                chunks=chunks,
             )
         execution_id = await self.db_write(
             self.executions.create,
@@ -241,7 +247,7 @@ class WorkflowRunner(DbCalls):
         services = DbServices(self, execution_id=execution_id, depth=depth, respond=respond)
         location = Location(str(prepared.workflow.id or ""), execution_id)
         trigger_items = await store_pending(self.options.binary_data, location, trigger_items)
-        execution = self._execution(prepared, mode, execution_id, services)
+        execution = self._execution(prepared, mode, execution_id, services, chunks=chunks)
         if parent_execution is not None:
             from weft.services.subworkflows import link_to_parent
 
@@ -286,13 +292,15 @@ class WorkflowRunner(DbCalls):
             self.spawn(resume_parent(self, result))
         return result
 
-    async def run_queued(self, stored: StoredExecution, *, respond: ResponseSink | None = None) -> RunResult:
+    async def run_queued(
+        self, stored: StoredExecution, *, respond: ResponseSink | None = None, chunks: ChunkSink | None = None
+    ) -> RunResult:
         """Run an execution a queue worker claimed: from its start when no node ran yet, else on from its last saved
         node (it was taken back from a worker that died)."""
         data = restore_waiting_keys(stored.data or empty_run_data())
         prepared = prepare(stored.workflow_data or {}, self.registry)
         services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
-        execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
+        execution = self._execution(prepared, stored.mode, stored.id, services, data=data, chunks=chunks)
         fresh = not data["resultData"]["runData"]
         result = await self._drive(execution, prepared, execution.start_prepared if fresh else execution.resume)
         if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
@@ -336,6 +344,7 @@ class WorkflowRunner(DbCalls):
         execution_id: str,
         services: DbServices,
         data: RunExecutionData | None = None,
+        chunks: ChunkSink | None = None,
     ) -> Execution:
         hooks = error_workflow_hooks(self, prepared, mode, execution_id)  # settings.errorWorkflow on failure
         settings = prepared.settings
@@ -369,6 +378,10 @@ class WorkflowRunner(DbCalls):
             hooks.on("nodeExecuteAfter", progress)
         if mode == "manual":  # the editor follows its runs live
             self.push.attach(hooks, execution_id, prepared.workflow.id)
+        options = self.options
+        if chunks is not None:  # a streaming answer: nodes that can stream send their chunks to it
+            options = dataclasses.replace(options, streaming=True)
+            hooks.on("sendChunk", chunks)
         return Execution(
             prepared.workflow,
             registry=self.registry,
@@ -376,7 +389,7 @@ class WorkflowRunner(DbCalls):
             hooks=hooks,
             services=services,
             execution_id=execution_id,
-            options=self.options,
+            options=options,
             data=data,
         )
 
@@ -439,4 +452,4 @@ def _log_failure(execution_id: str, run: Run) -> None:
     )
 
 
-__all__ = ["RunResult", "WorkflowRunner"]
+__all__ = ["ChunkSink", "RunResult", "WorkflowRunner"]
