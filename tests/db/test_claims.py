@@ -106,3 +106,13 @@ def test_claims_are_forged_by_no_token_guess(store: Store) -> None:
     forged = Claim(token=claim.token + 1, lease_seconds=30)
     with pytest.raises(StaleClaimError):
         store.executions.set_status(execution_id, "crashed", expected={"running"}, claim=forged)
+
+
+def test_an_execution_stored_but_never_queued_is_an_orphan_after_a_while(store: Store) -> None:
+    lost = store.executions.create(WORKFLOW, "webhook", "new")  # its main stopped before queueing it
+    queued = _queued(store)
+    store.claims.set_job(queued, 7)
+    with store.db.engine.begin() as connection:
+        connection.execute(text("UPDATE execution_entity SET created_at = now() - interval '2 minutes'"))
+    assert store.claims.orphans(60) == [lost]
+    assert store.claims.orphans(600) == []

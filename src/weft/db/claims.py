@@ -136,6 +136,23 @@ class ClaimRepository:
                 )
         return [(str(key), job_id) for key, job_id in rows]
 
+    def orphans(self, older_than_s: float, limit: int = 100) -> list[str]:
+        """Executions stored ``new`` more than ``older_than_s`` ago that no job carries: the main that created them
+        stopped before it queued them. The leader queues them."""
+        claimed = select(_CLAIMS.c.execution_id).where(_CLAIMS.c.job_id.is_not(None))
+        query = (
+            select(_EXECUTIONS.c.id)
+            .where(
+                _EXECUTIONS.c.status == "new",
+                _EXECUTIONS.c.created_at < func.now() - timedelta(seconds=older_than_s),
+                _EXECUTIONS.c.id.not_in(claimed),
+            )
+            .order_by(_EXECUTIONS.c.id)
+            .limit(limit)
+        )
+        with self._db.engine.connect() as connection:
+            return [str(key) for key in connection.scalars(query)]
+
     def holder(self, execution_id: str) -> str | None:
         """The worker that holds the execution now, if any."""
         with self._db.engine.connect() as connection:

@@ -22,6 +22,18 @@ if TYPE_CHECKING:
 log = logging.getLogger("weft.queue")
 
 
+#: Seconds after which an execution stored ``new`` but never queued is taken for one whose main stopped.
+ORPHAN_AFTER_S = 60.0
+
+
+async def queue_orphan(runner: WorkflowRunner, app: procrastinate.App, execution_id: str) -> None:
+    """Queue an execution its main stored but did not queue (it runs from its start, with its stored input)."""
+    await runner.db(runner.store.claims.queue, execution_id)
+    job_id = await tasks.defer(app, execution_id, priority=tasks.RESUMED_PRIORITY)
+    await runner.db(runner.store.claims.set_job, execution_id, job_id)
+    log.warning("Execution %s was stored but never queued (its main stopped): queued now", execution_id)
+
+
 class QueueMain:
     def __init__(self, settings: Settings, conninfo: str) -> None:
         self.settings = settings
@@ -48,13 +60,20 @@ class QueueMain:
         runner.queue = QueueClient(runner, self.app, self.mailbox)
 
     async def take_back_forever(self, runner: WorkflowRunner) -> None:
-        """The leader too takes back executions of dead workers (when every worker is busy or gone)."""
+        """The leader's housekeeping: it too takes back executions of dead workers (when every worker is busy or
+        gone), queues executions a main stored but stopped before queueing, and prunes messages nobody took."""
+        rounds = 0
         while True:
             await asyncio.sleep(self.settings.queue_lease_seconds / 3)
             try:
                 await requeue_expired(runner, self.app)
+                for execution_id in await runner.db(runner.store.claims.orphans, ORPHAN_AFTER_S):
+                    await queue_orphan(runner, self.app, execution_id)
+                rounds += 1
+                if rounds % 1000 == 0:
+                    await runner.db(messages.prune, runner.store.db)
             except Exception:
-                log.exception("Taking back expired executions failed")
+                log.exception("Queue housekeeping failed")
 
     async def close(self) -> None:
         if self.mailbox is not None:

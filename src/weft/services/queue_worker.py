@@ -24,6 +24,7 @@ from weft.services.queue_client import encode_response
 if TYPE_CHECKING:
     import procrastinate
 
+    from weft.db.executions import StoredExecution
     from weft.services.runner import WorkflowRunner
 
 log = logging.getLogger("weft.worker")
@@ -55,6 +56,9 @@ class QueueWorker:
         try:
             stored = await runner.db(store.executions.get, execution_id)
             if stored is None:
+                return
+            if _never_prepared(stored):  # its main stopped before it stored the start: its input is lost
+                await runner.db(store.executions.set_status, execution_id, "crashed", claim=claim)
                 return
             chunks = (lambda chunk: outbox.put(messages.CHUNK, chunk)) if stream else None
             respond = lambda response: outbox.put(messages.RESPONSE, response)  # noqa: E731
@@ -115,6 +119,12 @@ class QueueWorker:
             for task in background:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+
+
+def _never_prepared(stored: StoredExecution) -> bool:
+    data: dict[str, Any] = dict(stored.data or {})
+    execution_data = data.get("executionData") or {}
+    return not execution_data.get("nodeExecutionStack") and not (data.get("resultData") or {}).get("runData")
 
 
 class Outbox:
