@@ -109,7 +109,8 @@ class Settings:
 
     binary_data_mode: str = "filesystem"
     """``WEFT_BINARY_DATA_MODE`` (n8n's ``N8N_DEFAULT_BINARY_DATA_MODE``): where the bytes of files that nodes make
-    are kept: ``filesystem`` (n8n 2's default), ``database``, or ``default`` (in the items, in memory)."""
+    are kept: ``filesystem`` (n8n 2's default), ``database`` (the default in queue mode), or ``default`` (in the
+    items, in memory)."""
     binary_data_storage_path: Path | None = None
     """``WEFT_BINARY_DATA_STORAGE_PATH``: the folder of the ``filesystem`` mode; ``<user folder>/storage`` when
     unset."""
@@ -193,7 +194,9 @@ class Settings:
             json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),
             session_duration_hours=_positive(env, "WEFT_SESSION_DURATION_HOURS", 168),
             allowed_hosts=tuple(h.strip().lower() for h in env.get("WEFT_ALLOWED_HOSTS", "").split(",") if h.strip()),
-            binary_data_mode=_choice(env, "WEFT_BINARY_DATA_MODE", "filesystem", {"default", "filesystem", "database"}),
+            binary_data_mode=_choice(
+                env, "WEFT_BINARY_DATA_MODE", _binary_default(env), {"default", "filesystem", "database"}
+            ),
             binary_data_storage_path=Path(env["WEFT_BINARY_DATA_STORAGE_PATH"]).expanduser()
             if env.get("WEFT_BINARY_DATA_STORAGE_PATH")
             else None,
@@ -232,6 +235,11 @@ def instance_base_url(public_url: str, host: str, port: int) -> str:
     elif ":" in name and not name.startswith("["):
         name = f"[{name}]"
     return f"http://{name}/" if port == 80 else f"http://{name}:{port}/"
+
+
+def _binary_default(env: Mapping[str, str]) -> str:
+    """``filesystem``, or in queue mode ``database``: workers on other machines must read what a main stored."""
+    return "database" if env.get("WEFT_EXECUTIONS_MODE") == "queue" else "filesystem"
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:

@@ -79,3 +79,14 @@ def test_a_port_given_on_the_command_line_moves_the_links() -> None:
     settings = dataclasses.replace(Settings.from_env({}), host="0.0.0.0", port=9000)
     assert settings.base_url == "http://localhost:9000/"
     assert instance_base_url("https://weft.example.com/", "0.0.0.0", 9000) == "https://weft.example.com/"
+
+
+def test_queue_mode_settings_and_its_binary_data_default() -> None:
+    queue = Settings.from_env({"WEFT_EXECUTIONS_MODE": "queue", "WEFT_QUEUE_LEASE_SECONDS": "4"})
+    assert (queue.executions_mode, queue.queue_lease_seconds) == ("queue", 4)
+    assert queue.binary_data_mode == "database"  # workers elsewhere read what a main stored
+    assert Settings.from_env({}).binary_data_mode == "filesystem"
+    shared = Settings.from_env({"WEFT_EXECUTIONS_MODE": "queue", "WEFT_BINARY_DATA_MODE": "filesystem"})
+    assert shared.binary_data_mode == "filesystem"  # a folder every process shares: the operator's choice
+    with pytest.raises(ConfigurationError, match="WEFT_EXECUTIONS_MODE"):
+        Settings.from_env({"WEFT_EXECUTIONS_MODE": "bull"})
