@@ -38,7 +38,17 @@ FINISHED = "finished"
 SWEEP_SECONDS = 2.0
 
 _MESSAGES = Base.metadata.tables[ExecutionMessageEntity.__tablename__]
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+#: Notifications reach every session of the database: the payload names the schema, so instances that share a
+#: database in separate schemas ignore each other's (``<schema>/<execution id>``).
+_NOTIFY = text("SELECT pg_notify(:channel, current_schema() || '/' || :payload)")
+_SCHEMA = "SELECT current_schema()"
+
+
+async def _listen(connection: Any, channel: str) -> str:
+    """LISTEN on ``channel``; the prefix of this schema's payloads."""
+    row = await (await connection.execute(_SCHEMA)).fetchone()
+    await connection.execute(f"LISTEN {channel}")
+    return f"{row[0]}/"
 
 
 def publish(db: Database, execution_id: str, kind: str, payload: Any) -> None:
@@ -60,9 +70,10 @@ async def listen_stops(conninfo: str, stop: Callable[[str], Any]) -> None:
     import psycopg
 
     async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as connection:
-        await connection.execute(f"LISTEN {STOP_CHANNEL}")
+        prefix = await _listen(connection, STOP_CHANNEL)
         async for notice in connection.notifies():
-            stop(notice.payload)
+            if notice.payload.startswith(prefix):
+                stop(notice.payload[len(prefix) :])
 
 
 def take(db: Database, execution_ids: list[str]) -> list[tuple[str, str, Any]]:
@@ -94,12 +105,13 @@ class Mailbox:
         self._inboxes: dict[str, asyncio.Queue[tuple[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._connection: psycopg.AsyncConnection[Any] | None = None
+        self._prefix = ""
 
     async def start(self) -> None:
         import psycopg
 
         self._connection = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
-        await self._connection.execute(f"LISTEN {CHANNEL}")
+        self._prefix = await _listen(self._connection, CHANNEL)
         self._tasks = [asyncio.ensure_future(self._listen()), asyncio.ensure_future(self._sweep())]
 
     async def close(self) -> None:
@@ -124,8 +136,9 @@ class Mailbox:
     async def _listen(self) -> None:
         assert self._connection is not None
         async for notice in self._connection.notifies():
-            if notice.payload in self._inboxes:
-                await self._deliver([notice.payload])
+            execution_id = notice.payload.removeprefix(self._prefix)
+            if execution_id in self._inboxes:
+                await self._deliver([execution_id])
 
     async def _sweep(self) -> None:
         while True:
