@@ -15,16 +15,15 @@ from typing import Any, cast
 
 from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, literal, or_, select, update
 
-from weft.db.base import NotFoundError, dumps, parse_iso, rowcount, to_iso
+from weft.db.base import NotFoundError, dumps, rowcount, to_iso
 from weft.db.binary_data import delete_binary_rows
 from weft.db.claims import Claim, StaleClaimError, check_claim
 from weft.db.engine import Database
+from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
-from weft.db.save_policy import SaveDefaults, keep_run
+from weft.db.save_policy import SaveDefaults
 from weft.errors import EngineError
 from weft.workflow.items import Run, RunExecutionData, empty_run_data
-
-_MAX_ID = 2**31 - 1  # the INTEGER primary key on PostgreSQL
 
 _EXECUTIONS = Base.metadata.tables[ExecutionEntity.__tablename__]
 _DATA = Base.metadata.tables[ExecutionData.__tablename__]
@@ -43,8 +42,6 @@ _UPDATE_EXECUTION = (
 )
 _UPDATE_DATA = update(_DATA).where(_DATA.c.execution_id == bindparam("b_key")).values(data=bindparam("b_data"))
 
-#: n8n's defaults: keep every execution.
-DEFAULT_SAVE = SaveDefaults()
 
 #: Statuses of executions that are not over; they are never pruned.
 UNFINISHED_STATUSES = ("new", "running", "waiting")
@@ -136,14 +133,15 @@ class ExecutionRepository:
         """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data
         (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`).
         ``claim``: a queue worker's hold on the execution, checked and ended in the same transaction."""
-        key = _key(execution_id)
+        key = key_of(execution_id)
+        state = run_state(run)
         params = {
             "b_key": key,
-            "b_status": run["status"],
-            "b_finished": run["finished"],
-            "b_started_at": parse_iso(run.get("startedAt")),
-            "b_stopped_at": parse_iso(run.get("stoppedAt")),
-            "b_wait_till": parse_iso(run.get("waitTill") or run["data"].get("waitTill")),
+            "b_status": state.status,
+            "b_finished": state.finished,
+            "b_started_at": state.started_at,
+            "b_stopped_at": state.stopped_at,
+            "b_wait_till": state.wait_till,
             "b_data": dumps(run["data"]) if data_text is None else data_text,
         }
         with self._db.engine.begin() as connection:
@@ -154,7 +152,7 @@ class ExecutionRepository:
 
     def save_progress(self, execution_id: str, data: RunExecutionData, *, claim: Claim | None = None) -> None:
         """Store the data of a running execution (n8n's ``saveExecutionProgress``); ``claim`` renews its lease."""
-        key = _key(execution_id)
+        key = key_of(execution_id)
         params = {"b_key": key, "b_data": dumps(data)}
         with self._db.engine.begin() as connection:
             _check(connection, key, claim, execution_id)
@@ -175,16 +173,17 @@ class ExecutionRepository:
 
         ``data_text`` is the JSON text of ``run["data"]`` when the caller made it already (large data is encoded
         in a worker thread: :func:`weft.db.large_json.dumps_off_loop`)."""
-        keep = keep_run(run, workflow_settings, defaults)
-        if keep:
-            self.update(execution_id, run, data_text=data_text, claim=claim)
-        else:
-            self.delete([execution_id], claim=claim)
-        return keep
+        return store_or_drop(
+            lambda: self.update(execution_id, run, data_text=data_text, claim=claim),
+            lambda: self.delete([execution_id], claim=claim),
+            run,
+            workflow_settings,
+            defaults,
+        )
 
     def set_retry_success(self, execution_id: str, retry_id: str) -> None:
         """Note on a failed execution that its retry ``retry_id`` succeeded (n8n's ``retrySuccessId``)."""
-        query = update(ExecutionEntity).where(ExecutionEntity.id == _key(execution_id))
+        query = update(ExecutionEntity).where(ExecutionEntity.id == key_of(execution_id))
         with self._db.transaction() as session:
             session.execute(query.values(retry_success_id=retry_id))
 
@@ -196,18 +195,18 @@ class ExecutionRepository:
         Use it to claim work atomically, e.g. ``set_status(id, "running", expected={"waiting"})`` so that
         two resume requests for one execution start it only once.
         """
-        query = update(ExecutionEntity).where(ExecutionEntity.id == _key(execution_id))
+        query = update(ExecutionEntity).where(ExecutionEntity.id == key_of(execution_id))
         if expected is not None:
             query = query.where(ExecutionEntity.status.in_(list(expected)))
         values: dict[str, Any] = {"status": status}
         if status == "running":
             values["started_at"] = func.coalesce(ExecutionEntity.started_at, literal(utcnow(), UtcDateTime()))
         with self._db.transaction() as session:
-            _check(session.connection(), _key(execution_id), claim, execution_id, final=status != "running")
+            _check(session.connection(), key_of(execution_id), claim, execution_id, final=status != "running")
             return rowcount(session.execute(query.values(values))) > 0
 
     def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
-        key = _parse_key(execution_id)
+        key = parse_key(execution_id)
         if key is None:
             return None
         with self._db.sessions() as session:
@@ -233,9 +232,9 @@ class ExecutionRepository:
         query = select(ExecutionEntity).order_by(ExecutionEntity.id.desc()).limit(limit)
         query = _filtered(query, workflow_id, statuses, started_after, started_before)
         if last_id is not None:
-            query = query.where(ExecutionEntity.id < _key(last_id))
+            query = query.where(ExecutionEntity.id < key_of(last_id))
         if first_id is not None:
-            query = query.where(ExecutionEntity.id > _key(first_id))
+            query = query.where(ExecutionEntity.id > key_of(first_id))
         with self._db.sessions() as session:
             return [_record(row, None) for row in session.scalars(query)]
 
@@ -255,7 +254,7 @@ class ExecutionRepository:
     def delete(self, execution_ids: Iterable[str], *, claim: Claim | None = None) -> int:
         """Delete executions and their data; returns how many existed (``claim``: of the one execution a queue
         worker holds, checked in the same transaction)."""
-        keys = [k for k in map(_parse_key, execution_ids) if k is not None]
+        keys = [k for k in map(parse_key, execution_ids) if k is not None]
         if not keys:
             return 0
         with self._db.transaction() as session:
@@ -327,22 +326,6 @@ def _inserted_id(result: CursorResult[Any]) -> int:
     if primary_key is None:
         raise EngineError("The database returned no id for the new execution.")
     return int(primary_key[0])
-
-
-def _parse_key(execution_id: str | int) -> int | None:
-    """The integer id, or ``None`` when ``execution_id`` cannot be an id (not a number, out of range)."""
-    try:
-        key = int(execution_id)
-    except (TypeError, ValueError):
-        return None
-    return key if 0 < key <= _MAX_ID else None
-
-
-def _key(execution_id: str | int) -> int:
-    key = _parse_key(execution_id)
-    if key is None:
-        raise NotFoundError(f"Execution {execution_id!r} does not exist: ids are positive numbers.")
-    return key
 
 
 def _filtered(

@@ -19,17 +19,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from weft.db.base import NotFoundError, dumps, parse_iso
+from weft.db.base import NotFoundError, dumps
+from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.migrate import HEAD_REVISION
-from weft.db.save_policy import SaveDefaults, keep_run
+from weft.db.save_policy import SaveDefaults
 from weft.workflow.items import Run, RunExecutionData, empty_run_data
 
 #: The PRAGMAs :func:`weft.db.engine.create_db_engine` sets on every SQLite connection.
 SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=10000")
 _PREFIX = "sqlite:///"
-_MAX_ID = 2**31 - 1  # as in weft.db.executions
-#: n8n's defaults: keep every execution.
-DEFAULT_SAVE = SaveDefaults()
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -48,22 +46,6 @@ def _timestamp(value: datetime | None) -> str | None:
         return None
     utc = value.astimezone(UTC) if value.tzinfo else value
     return utc.strftime("%Y-%m-%d %H:%M:%S.") + f"{utc.microsecond:06d}"
-
-
-def _parse_key(execution_id: str | int) -> int | None:
-    """As :func:`weft.db.executions._parse_key`: the integer id, or ``None`` when it cannot be an id."""
-    try:
-        key = int(execution_id)
-    except (TypeError, ValueError):
-        return None
-    return key if 0 < key <= _MAX_ID else None
-
-
-def _key(execution_id: str | int) -> int:
-    key = _parse_key(execution_id)
-    if key is None:
-        raise NotFoundError(f"Execution {execution_id!r} does not exist: ids are positive numbers.")
-    return key
 
 
 class LiteExecutions:
@@ -139,18 +121,18 @@ class LiteExecutions:
     def update(self, execution_id: str, run: Run, *, data_text: str | None = None) -> None:
         """Store a finished or paused run: status, ``finished``, timestamps, ``waitTill`` and the data
         (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`)."""
-        key = _key(execution_id)
-        wait_till = parse_iso(run.get("waitTill") or run["data"].get("waitTill"))
+        key = key_of(execution_id)
+        state = run_state(run)
         with self._connection:
             cursor = self._connection.execute(
                 "UPDATE execution_entity SET status=?, finished=?, started_at=coalesce(?, started_at),"
                 " stopped_at=?, wait_till=? WHERE id = ?",
                 (
-                    run["status"],
-                    run["finished"],
-                    _timestamp(parse_iso(run.get("startedAt"))),
-                    _timestamp(parse_iso(run.get("stoppedAt"))),
-                    _timestamp(wait_till),
+                    state.status,
+                    state.finished,
+                    _timestamp(state.started_at),
+                    _timestamp(state.stopped_at),
+                    _timestamp(state.wait_till),
                     key,
                 ),
             )
@@ -174,16 +156,17 @@ class LiteExecutions:
 
         ``data_text`` is the JSON text of ``run["data"]`` when the caller made it already (large data is encoded
         in a worker thread: :func:`weft.db.large_json.dumps_off_loop`)."""
-        keep = keep_run(run, workflow_settings, defaults)
-        if keep:
-            self.update(execution_id, run, data_text=data_text)
-        else:
-            self.delete([execution_id])
-        return keep
+        return store_or_drop(
+            lambda: self.update(execution_id, run, data_text=data_text),
+            lambda: self.delete([execution_id]),
+            run,
+            workflow_settings,
+            defaults,
+        )
 
     def delete(self, execution_ids: Iterable[str]) -> int:
         """Delete executions and their data; returns how many existed."""
-        keys = [k for k in map(_parse_key, execution_ids) if k is not None]
+        keys = [k for k in map(parse_key, execution_ids) if k is not None]
         if not keys:
             return 0
         marks = ", ".join("?" * len(keys))
@@ -204,7 +187,7 @@ class LiteExecutions:
             sql += ", started_at=coalesce(started_at, ?)"
             params.append(_timestamp(datetime.now(UTC)))
         sql += " WHERE id = ?"
-        params.append(_key(execution_id))
+        params.append(key_of(execution_id))
         if expected is not None:
             if not expected:
                 return False
