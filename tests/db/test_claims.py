@@ -12,6 +12,7 @@ from sqlalchemy import text
 from weft.db import Cipher, Store
 from weft.db.claims import Claim, StaleClaimError
 from weft.db.test_support import TEST_DATABASE_URL, reset_schema
+from weft.db.transitions import CANCEL, CRASH
 from weft.workflow.items import empty_run_data
 
 pytestmark = pytest.mark.postgres
@@ -94,7 +95,7 @@ def test_a_renewed_lease_is_not_taken_back(store: Store) -> None:
 
 def test_a_stopped_queued_execution_is_not_run(store: Store) -> None:
     execution_id = _queued(store)
-    assert store.executions.set_status(execution_id, "canceled", expected={"new"})
+    assert store.executions.move(execution_id, CANCEL)
     assert store.claims.claim(execution_id, "w1", 30) is None
     assert store.claims.holder(execution_id) is None  # the leftover claim row is gone
 
@@ -105,7 +106,7 @@ def test_claims_are_forged_by_no_token_guess(store: Store) -> None:
     assert claim is not None
     forged = Claim(token=claim.token + 1, lease_seconds=30)
     with pytest.raises(StaleClaimError):
-        store.executions.set_status(execution_id, "crashed", expected={"running"}, claim=forged)
+        store.executions.move(execution_id, CRASH, claim=forged)
 
 
 def test_an_execution_stored_but_never_queued_is_an_orphan_after_a_while(store: Store) -> None:

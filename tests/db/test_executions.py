@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from weft.db import Cipher, NotFoundError, Store, empty_run_data
+from weft.db.transitions import CANCEL, CRASH, RESUME
 from weft.workflow.items import Run
 
 MakeWorkflow = Callable[..., dict[str, Any]]
@@ -86,11 +87,14 @@ def test_waiting_run_stores_wait_till_and_is_found_when_due(store: Store, workfl
     assert due[0].wait_till == datetime(2026, 1, 1, 13, tzinfo=UTC)
 
 
-def test_set_status_claims_only_from_the_expected_status(store: Store, workflow: dict[str, Any]) -> None:
+def test_a_move_happens_only_from_its_sources(store: Store, workflow: dict[str, Any]) -> None:
     execution_id = store.executions.create(workflow, "webhook", "waiting")
-    assert store.executions.set_status(execution_id, "running", expected={"waiting"}) is True
-    assert store.executions.set_status(execution_id, "running", expected={"waiting"}) is False
+    assert store.executions.move(execution_id, RESUME) is True
+    assert store.executions.move(execution_id, RESUME) is False  # a second resume link loses the race
     assert store.executions.get(execution_id).started_at is not None  # type: ignore[union-attr]
+    assert store.executions.move(execution_id, CANCEL) is False  # running: Stop must reach the process
+    assert store.executions.move(execution_id, CRASH) is True
+    assert store.executions.get(execution_id).status == "crashed"  # type: ignore[union-attr]
 
 
 def test_mark_crashed(store: Store, workflow: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from weft.db import Cipher, Store, StoredExecution, empty_run_data
 from weft.db.lite import SQLITE_PRAGMAS, LiteExecutions, sqlite_path
 from weft.db.lite import empty_run_data as lite_empty_run_data
 from weft.db.save_policy import SaveDefaults
+from weft.db.transitions import CRASH, RESUME, START
 from weft.workflow.items import Run
 
 WORKFLOW = {"id": "wf1", "name": "Ünïcode “wf”", "nodes": [], "connections": {}, "settings": {"a": 1}}
@@ -118,11 +119,11 @@ def test_finish_deletes_what_the_save_settings_drop(store: Store, lite: LiteExec
     assert lite.delete(["x", "0"]) == 0
 
 
-def test_set_status_claims_only_from_the_expected_status(store: Store, lite: LiteExecutions) -> None:
+def test_a_move_happens_only_from_its_sources(store: Store, lite: LiteExecutions) -> None:
     execution_id = lite.create(WORKFLOW, "cli", "new")
-    assert lite.set_status(execution_id, "crashed", expected={"running"}) is False
-    assert lite.set_status(execution_id, "running", expected=set()) is False
-    assert lite.set_status(execution_id, "running", expected={"new"}) is True
+    assert lite.move(execution_id, CRASH) is False
+    assert lite.move(execution_id, RESUME) is False
+    assert lite.move(execution_id, START) is True
     stored = store.executions.get(execution_id)
     assert stored is not None and stored.status == "running" and stored.started_at is not None
 

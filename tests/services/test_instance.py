@@ -107,8 +107,7 @@ async def test_an_active_schedule_fires(instance: Instance) -> None:
 
 async def test_pruning_by_count_keeps_unfinished(instance: Instance, store: Store) -> None:
     for status in ("success", "error", "waiting", "success"):
-        key = store.executions.create({"name": "p"}, "trigger", "running")
-        store.executions.set_status(key, status)
+        store.executions.create({"name": "p"}, "trigger", status)
     pruner = Pruner(instance.runner)
     object.__setattr__(instance.runner.settings, "executions_data_prune_max_count", 1)
     pruned = await pruner.prune()

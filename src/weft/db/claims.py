@@ -24,12 +24,11 @@ from sqlalchemy import Connection, and_, delete, func, insert, or_, select, upda
 
 from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionClaimEntity, ExecutionEntity
+from weft.db.transitions import START
 from weft.errors import WeftError
 
 _CLAIMS = Base.metadata.tables[ExecutionClaimEntity.__tablename__]
 _EXECUTIONS = Base.metadata.tables[ExecutionEntity.__tablename__]
-#: Statuses a worker may run: queued (``new``) or taken over from a worker whose lease expired (``running``).
-RUNNABLE = ("new", "running")
 
 
 class StaleClaimError(WeftError):
@@ -103,7 +102,7 @@ class ClaimRepository:
                 return None
             running = connection.execute(
                 update(_EXECUTIONS)
-                .where(_EXECUTIONS.c.id == key, _EXECUTIONS.c.status.in_(RUNNABLE))
+                .where(_EXECUTIONS.c.id == key, _EXECUTIONS.c.status.in_(sorted(START.sources)))
                 .values(status="running", started_at=func.coalesce(_EXECUTIONS.c.started_at, func.now()))
             )
             if running.rowcount == 0:  # it ended (or was stopped) meanwhile: the claim row is a leftover
@@ -162,4 +161,4 @@ class ClaimRepository:
         return None if row is None else row[0]
 
 
-__all__ = ["RUNNABLE", "Claim", "ClaimRepository", "StaleClaimError", "check_claim", "new_token"]
+__all__ = ["Claim", "ClaimRepository", "StaleClaimError", "check_claim", "new_token"]

@@ -22,6 +22,7 @@ from weft.db.engine import Database
 from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
 from weft.db.save_policy import SaveDefaults
+from weft.db.transitions import CRASH, UNFINISHED, Transition
 from weft.errors import EngineError
 from weft.workflow.items import Run, RunExecutionData, empty_run_data
 
@@ -44,7 +45,7 @@ _UPDATE_DATA = update(_DATA).where(_DATA.c.execution_id == bindparam("b_key")).v
 
 
 #: Statuses of executions that are not over; they are never pruned.
-UNFINISHED_STATUSES = ("new", "running", "waiting")
+UNFINISHED_STATUSES = tuple(sorted(UNFINISHED))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,22 +188,19 @@ class ExecutionRepository:
         with self._db.transaction() as session:
             session.execute(query.values(retry_success_id=retry_id))
 
-    def set_status(
-        self, execution_id: str, status: str, *, expected: Collection[str] | None = None, claim: Claim | None = None
-    ) -> bool:
-        """Set the status, only if the current one is in ``expected`` when given; True if it changed.
-
-        Use it to claim work atomically, e.g. ``set_status(id, "running", expected={"waiting"})`` so that
-        two resume requests for one execution start it only once.
-        """
-        query = update(ExecutionEntity).where(ExecutionEntity.id == key_of(execution_id))
-        if expected is not None:
-            query = query.where(ExecutionEntity.status.in_(list(expected)))
-        values: dict[str, Any] = {"status": status}
-        if status == "running":
+    def move(self, execution_id: str, transition: Transition, *, claim: Claim | None = None) -> bool:
+        """Make ``transition`` (:mod:`weft.db.transitions`) if the execution's status is one of its sources; True if
+        it moved. Two processes that race for one execution (two resume links, a stop and a claim) never both win.
+        ``claim``: a queue worker's hold, checked (and ended unless the execution keeps running) in the same
+        transaction."""
+        query = update(ExecutionEntity).where(
+            ExecutionEntity.id == key_of(execution_id), ExecutionEntity.status.in_(sorted(transition.sources))
+        )
+        values: dict[str, Any] = {"status": transition.to}
+        if transition.to == "running":
             values["started_at"] = func.coalesce(ExecutionEntity.started_at, literal(utcnow(), UtcDateTime()))
         with self._db.transaction() as session:
-            _check(session.connection(), key_of(execution_id), claim, execution_id, final=status != "running")
+            _check(session.connection(), key_of(execution_id), claim, execution_id, final=transition.to != "running")
             return rowcount(session.execute(query.values(values))) > 0
 
     def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
@@ -268,12 +266,13 @@ class ExecutionRepository:
     def mark_crashed(self) -> builtins.list[str]:
         """On start: executions left ``running`` by a process that died become ``crashed``; returns their ids."""
         with self._db.transaction() as session:
-            ids = builtins.list(session.scalars(select(ExecutionEntity.id).where(ExecutionEntity.status == "running")))
+            running = ExecutionEntity.status.in_(sorted(CRASH.sources))
+            ids = builtins.list(session.scalars(select(ExecutionEntity.id).where(running)))
             if ids:
                 session.execute(
                     update(ExecutionEntity)
-                    .where(ExecutionEntity.id.in_(ids), ExecutionEntity.status == "running")
-                    .values(status="crashed", finished=False, stopped_at=utcnow())
+                    .where(ExecutionEntity.id.in_(ids), running)
+                    .values(status=CRASH.to, finished=False, stopped_at=utcnow())
                 )
         return [str(i) for i in ids]
 

@@ -3,7 +3,7 @@
 ``weft execute`` records its run in the instance database (mode ``cli``). Through SQLAlchemy that costs its
 import (about 0.16 s) before the first node runs, more than a small workflow takes. When the database is a
 plain SQLite file already at the newest migration, :class:`LiteExecutions` writes exactly the rows
-:class:`~weft.db.executions.ExecutionRepository` writes (``create``, ``finish``, ``set_status``) with
+:class:`~weft.db.executions.ExecutionRepository` writes (``create``, ``finish``, ``move``) with
 :mod:`sqlite3`; ``tests/db/test_lite.py`` reads both back through the repository and compares them.
 
 Anything else (PostgreSQL, a database to create or migrate, a URL with options) returns ``None`` from
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from weft.db.base import NotFoundError, dumps
 from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.migrate import HEAD_REVISION
 from weft.db.save_policy import SaveDefaults
+from weft.db.transitions import Transition
 from weft.workflow.items import Run, RunExecutionData, empty_run_data
 
 #: The PRAGMAs :func:`weft.db.engine.create_db_engine` sets on every SQLite connection.
@@ -49,7 +50,7 @@ def _timestamp(value: datetime | None) -> str | None:
 
 
 class LiteExecutions:
-    """``create``, ``finish`` and ``set_status`` of :class:`~weft.db.executions.ExecutionRepository`, on sqlite3.
+    """``create``, ``finish`` and ``move`` of :class:`~weft.db.executions.ExecutionRepository`, on sqlite3.
 
     Methods are synchronous and must be called from the thread that opened the database, unless it was opened with
     ``same_thread=False``: then from one thread at a time (the server's event loop, and a worker thread for the
@@ -179,20 +180,17 @@ class LiteExecutions:
             cursor = self._connection.execute(f"DELETE FROM execution_entity WHERE id IN ({marks})", keys)
         return cursor.rowcount
 
-    def set_status(self, execution_id: str, status: str, *, expected: Collection[str] | None = None) -> bool:
-        """Set the status, only if the current one is in ``expected`` when given; True if it changed."""
+    def move(self, execution_id: str, transition: Transition) -> bool:
+        """:meth:`~weft.db.executions.ExecutionRepository.move`: ``transition`` if the status is one of its sources."""
         sql = "UPDATE execution_entity SET status=?"
-        params: list[Any] = [status]
-        if status == "running":
+        params: list[Any] = [transition.to]
+        if transition.to == "running":
             sql += ", started_at=coalesce(started_at, ?)"
             params.append(_timestamp(datetime.now(UTC)))
-        sql += " WHERE id = ?"
+        sources = sorted(transition.sources)
+        sql += f" WHERE id = ? AND status IN ({', '.join('?' * len(sources))})"
         params.append(key_of(execution_id))
-        if expected is not None:
-            if not expected:
-                return False
-            sql += f" AND status IN ({', '.join('?' * len(expected))})"
-            params.extend(expected)
+        params.extend(sources)
         with self._connection:
             return self._connection.execute(sql, params).rowcount > 0
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from weft.binary import Location
+from weft.db.transitions import CANCEL
 from weft.engine import Execution
 from weft.engine.start import prepare_start
 from weft.nodes.webhooks import WebhookResponse
@@ -116,8 +117,8 @@ class QueueClient:
     async def stop(self, execution_id: str) -> bool:
         """Stop an execution a worker runs or that waits in the queue; False when it is not running anywhere."""
         store = self.runner.store
-        if await self.runner.db(store.executions.set_status, execution_id, "canceled", expected={"new"}):
-            return True  # not started: its claim finds it canceled and lets it be
+        if await self.runner.db(store.executions.move, execution_id, CANCEL):
+            return True  # queued or waiting: a claim finds it canceled and lets it be
         if await self.runner.db(store.claims.holder, execution_id) is None:
             return False
         await self.runner.db(messages.publish_stop, store.db, execution_id)

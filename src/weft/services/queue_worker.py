@@ -17,6 +17,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from weft.db.claims import StaleClaimError
+from weft.db.transitions import ABANDON
 from weft.nodes.webhooks import WebhookResponse
 from weft.queue import messages, tasks
 from weft.services.queue_client import encode_response
@@ -58,7 +59,7 @@ class QueueWorker:
             if stored is None:
                 return
             if _never_prepared(stored):  # its main stopped before it stored the start: its input is lost
-                await runner.db(store.executions.set_status, execution_id, "crashed", claim=claim)
+                await runner.db(store.executions.move, execution_id, ABANDON, claim=claim)
                 return
             chunks = (lambda chunk: outbox.put(messages.CHUNK, chunk)) if stream else None
             respond = lambda response: outbox.put(messages.RESPONSE, response)  # noqa: E731

@@ -25,6 +25,7 @@ from weft.binary.filesystem import FilesystemManager
 from weft.db.cipher import load_encryption_key
 from weft.db.large_json import dumps_off_loop
 from weft.db.save_policy import SaveDefaults, keep_run
+from weft.db.transitions import CRASH
 from weft.engine import EngineOptions, Execution
 from weft.engine.state import restore_waiting_keys
 from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
@@ -404,13 +405,7 @@ class WorkflowRunner(DbCalls):
         except BaseException:
             if self.log_errors:
                 log.exception("Execution %s crashed", execution_id)
-            await self.db_write(
-                self.executions.set_status,
-                execution_id,
-                "crashed",
-                expected={"running"},
-                **self._claim_of(execution_id),
-            )
+            await self.db_write(self.executions.move, execution_id, CRASH, **self._claim_of(execution_id))
             raise
         finally:
             self._running.pop(execution_id, None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from weft.db.executions import StoredExecution
+from weft.db.transitions import RESUME
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError, InvalidSignatureError
 from weft.services.runner import WorkflowRunner
 
@@ -40,7 +41,7 @@ async def claim_waiting(
         before_claim(stored)
     if authorize is not None:
         await authorize(stored)
-    claimed = await runner.db_write(runner.store.executions.set_status, stored.id, "running", expected={"waiting"})
+    claimed = await runner.db_write(runner.store.executions.move, stored.id, RESUME)
     if not claimed:
         raise ExecutionConflictError(f'The execution "{stored.id}" is running already.', execution_id=stored.id)
     return stored

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from weft.db.base import NotFoundError
 from weft.db.executions import StoredExecution
+from weft.db.transitions import CANCEL
 from weft.server.deps import InstanceDep
 from weft.server.routes.execution_filter import ExecutionFilter, parse_filter
 from weft.server.schemas import Deleted, Envelope, ExecutionOut, StopResult
@@ -156,7 +157,7 @@ async def stop_execution(instance: InstanceDep, execution_id: str) -> Envelope[S
     if await instance.runner.stop_anywhere(execution_id):
         return Envelope(data=StopResult(id=execution_id, status="canceled", stopped=True))
     stopped = await instance.runner.db(
-        instance.store.executions.set_status, execution_id, "canceled", expected={"waiting", "new"}
+        instance.store.executions.move, execution_id, CANCEL
     )
     if not stopped:
         raise ExecutionConflictError(
