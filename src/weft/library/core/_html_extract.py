@@ -18,10 +18,10 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from weft.errors import NodeOperationError
 from weft.library.core._html_select import SelectorError, select
 from weft.library.core._html_text import html_to_text
-from weft.library.core._xml2js import THREAD_THRESHOLD
 from weft.nodes.contract import ExecuteContext
 from weft.nodes.paths import get_path
 from weft.nodes.values import js_string
+from weft.nodes.xml.xml2js import THREAD_THRESHOLD
 from weft.workflow import Item
 
 _ABSENT: Any = object()

@@ -13,7 +13,6 @@ Version 1 (format with moment formats, calculate) is :mod:`._date_time_v1`.
 from __future__ import annotations
 
 import json
-import os
 import re
 from typing import Any, ClassVar
 
@@ -21,6 +20,7 @@ from weft.errors import NodeOperationError
 from weft.library.core._date_time_v1 import execute_v1
 from weft.library.core._date_time_v2_js import PROGRAM
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
+from weft.nodes.timezones import local_zone, workflow_timezone
 from weft.workflow import Item, NodeOutput
 
 #: The parameters each version-2 operation reads per item, with n8n's defaults.
@@ -71,18 +71,6 @@ class DateTime(NodeType):
         if float(ctx.node.typeVersion) < 2:
             return [execute_v1(ctx, workflow_timezone(ctx), local_zone())]
         return [await _execute_v2(ctx)]
-
-
-def workflow_timezone(ctx: ExecuteContext) -> str:
-    """n8n's ``getTimezone()``: the workflow's setting, else the instance's (``America/New_York`` by default)."""
-    from weft.expressions.session import DEFAULT_TIMEZONE
-
-    return ctx.workflow.settings.timezone or ctx.expression_context().timezone or DEFAULT_TIMEZONE
-
-
-def local_zone() -> str:
-    """The host's zone, which moment calls local: ``TZ``, else UTC."""
-    return os.environ.get("TZ") or "UTC"
 
 
 async def _execute_v2(ctx: ExecuteContext) -> list[Item]:
@@ -170,4 +158,4 @@ def _fix(operation: str) -> str:
     return "Give an ISO 8601 date (2024-01-31T12:00:00Z), a Unix timestamp, or set 'From Format'."
 
 
-__all__ = ["DateTime", "local_zone", "workflow_timezone"]
+__all__ = ["DateTime"]

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from weft.errors import NodeOperationError
-from weft.library.core._xml2js import ParseOptions, parse_off_loop
-from weft.library.core._xml2js_build import BuildError, BuildOptions, build
-from weft.library.core._xml_sax_tags import SaxError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.values import js_string
+from weft.nodes.xml.build import BuildError, BuildOptions, build
+from weft.nodes.xml.sax_tags import SaxError
+from weft.nodes.xml.xml2js import ParseOptions, parse_off_loop
 from weft.workflow import Item, NodeOutput
 
 _FORBIDDEN_KEYS = ("__proto__", "constructor", "prototype")

@@ -1,5 +1,5 @@
 """rss-parser 3.13's items, in Python: RSS 2.0, 0.9x and 1.0 (RDF) items and Atom entries, read with xml2js's
-default options (:mod:`weft.library.core._xml2js`), with their fields, ``content`` / ``contentSnippet``,
+default options (:mod:`weft.nodes.xml.xml2js`), with their fields, ``content`` / ``contentSnippet``,
 ``guid``, ``categories`` and ``isoDate`` as rss-parser builds them."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from weft.library.core._xml2js import ParseOptions, parse
-from weft.library.core._xml2js_build import BuildOptions, build
+from weft.nodes.xml.build import BuildOptions, build
+from weft.nodes.xml.xml2js import ParseOptions, parse
 
 _ITEM_FIELDS: tuple[str | tuple[str, str] | tuple[str, str, bool], ...] = (
     *(("author", "creator"), ("dc:creator", "creator"), ("dc:date", "date"), ("dc:language", "language")),

@@ -14,14 +14,14 @@ from typing import Any, ClassVar
 import httpx
 
 from weft.errors import NodeError, NodeOperationError
-from weft.library.core._xml2js import THREAD_THRESHOLD
-from weft.library.core._xml_sax_tags import SaxError
 from weft.library.rss._rss_parser import FeedError, parse_feed_items
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.http import transfer as http
 from weft.nodes.http.clients import new_client
 from weft.nodes.http.errors import HttpRequestError
 from weft.nodes.values import js_string
+from weft.nodes.xml.sax_tags import SaxError
+from weft.nodes.xml.xml2js import THREAD_THRESHOLD
 from weft.workflow import Item, NodeOutput
 
 _ACCEPT = "application/rss+xml"

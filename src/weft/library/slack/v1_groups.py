@@ -69,7 +69,7 @@ def _unix(api: ApiRequests, value: Any) -> int:
     from zoneinfo import ZoneInfo
 
     from weft.errors import NodeOperationError
-    from weft.library.core.date_time import workflow_timezone
+    from weft.nodes.timezones import workflow_timezone
 
     try:
         moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))

@@ -13,12 +13,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 from weft.errors import NodeError, NodeOperationError
-from weft.library.core.date_time import workflow_timezone
 from weft.library.google.calendar import events, listing
 from weft.nodes.api import ApiRequests
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.node_properties import description_for
 from weft.nodes.routing.scope import RoutingScope
+from weft.nodes.timezones import workflow_timezone
 from weft.workflow import Item, NodeOutput
 
 _PRIORITY = ("id", "summary", "start", "end", "attendees", "creator", "organizer", "description", "location",

@@ -14,12 +14,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from weft.errors import NodeApiError, NodeOperationError
 from weft.expressions.session import DEFAULT_TIMEZONE
-from weft.library.core.date_time import local_zone
 from weft.nodes.routing.call import RoutingCall
 from weft.nodes.routing.functions import port
 from weft.nodes.routing.paths import UNDEFINED
 from weft.nodes.routing.postreceive import Items
 from weft.nodes.routing.request import RequestData
+from weft.nodes.timezones import local_zone
 
 V1_BASE = "https://rest.gohighlevel.com/v1"
 V2_BASE = "https://services.leadconnectorhq.com"

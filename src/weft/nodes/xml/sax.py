@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from html.entities import name2codepoint
 
-from weft.library.core._xml_sax_tags import (
+from weft.nodes.xml.sax_tags import (
     ATTRIBUTE,
     END_TAG,
     FAST_TOKEN,

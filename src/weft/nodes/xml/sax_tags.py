@@ -1,4 +1,4 @@
-"""sax-js's tag, attribute and entity states, for :class:`weft.library.core._xml_sax.SaxParser`."""
+"""sax-js's tag, attribute and entity states, for :class:`weft.nodes.xml.sax.SaxParser`."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """xml2js (0.6) in Python: ``parse`` shapes XML as its ``Parser`` does, ``build`` writes XML as its ``Builder``
 (xmlbuilder 11, pretty printed) does. Used by the XML node and by RSS Read (rss-parser reads feeds with xml2js).
 
-Parsing runs on :mod:`weft.library.core._xml_sax` (sax-js's strict rules and messages), which never expands a
+Parsing runs on :mod:`weft.nodes.xml.sax` (sax-js's strict rules and messages), which never expands a
 document type's entities. Element and attribute names ``__proto__``, ``constructor`` and ``prototype`` become
 ``sanitized_<name>``, as n8n 2.41 has them (its ``sanitizeXmlName``).
 """
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from weft.library.core._xml_sax import SaxParser
+from weft.nodes.xml.sax import SaxParser
 
 _DANGEROUS = frozenset({"__proto__", "constructor", "prototype"})
 _RUNS = re.compile(r"\s{2,}")
@@ -53,7 +53,7 @@ async def parse_off_loop(text: str, options: ParseOptions) -> Any:
 def parse(text: str, options: ParseOptions) -> Any:
     """What ``new xml2js.Parser(options).parseStringPromise(text)`` resolves to (``None`` for blank input).
 
-    Raises :class:`~weft.library.core._xml_sax.SaxError` with sax's message where xml2js rejects.
+    Raises :class:`~weft.nodes.xml.sax.SaxError` with sax's message where xml2js rejects.
     """
     if text.strip() == "":
         return None
