@@ -107,7 +107,8 @@ class FakeApiServer:
 
     def route(self, method: str, pattern: str, handler: Handler, host: str | None = None) -> None:
         """Answer ``method`` requests whose decoded path fully matches ``pattern`` (named groups become
-        :attr:`ApiRequest.params`), for ``host`` only when given; later routes are tried first."""
+        :attr:`ApiRequest.params`), for ``host`` only when given; routes for the request's host are tried before
+        host-less ones, later routes first."""
         self._routes.insert(0, (method.upper(), re.compile(pattern), handler, host))
 
     @property
@@ -142,6 +143,8 @@ class FakeApiServer:
         with self._lock:
             self.requests.append(request)
             routes = list(self._routes)
+        # a route for the request's host wins over a host-less one (``/openai/v1/…`` must not answer api.groq.com)
+        routes.sort(key=lambda route: route[3] is None)
         for method, pattern, handler, host in routes:
             if host is not None and host != request.host:
                 continue

@@ -1,9 +1,8 @@
 """Google Gemini, Mistral Cloud and Groq chat models: the OpenAI adapter on each provider's OpenAI-compatible
 endpoint, talking to the scripted fake server on 127.0.0.1 through the official ``openai`` SDK.
 
-None of them is recorded with n8n: n8n's Groq and Mistral nodes have fixed hosts (``api.groq.com``,
-``api.mistral.ai``), and its Gemini node speaks Gemini's native ``generateContent`` API, which the oracle's fake
-model does not serve."""
+Their behaviour against n8n's is recorded in cases s900-s934 (the fakes ``weft.testing.saas.gemini``, ``.mistral``
+and ``.groq``, reached through the fake as HTTPS proxy); these tests check the settings on a plain local server."""
 
 from __future__ import annotations
 
@@ -57,7 +56,7 @@ async def test_groq_sends_its_options(make_ctx: Any, monkeypatch: pytest.MonkeyP
     assert settings.provider == "Groq" and settings.credential_type == "groqApi"
 
 
-async def test_mistral_sends_safe_mode_and_seed(make_ctx: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_mistral_sends_the_seed_and_never_safe_prompt(make_ctx: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     with OracleOpenAIServer([{"content": "bonjour"}]) as server:
         monkeypatch.setattr(LmChatMistralCloud, "base_url", server.base_url)
         options = {"safeMode": True, "randomSeed": 7, "topP": 0.5, "maxTokens": -1}
@@ -68,7 +67,9 @@ async def test_mistral_sends_safe_mode_and_seed(make_ctx: Any, monkeypatch: pyte
         (entry,) = server.log
     assert response.message.content == "bonjour"
     request = entry["request"]
-    assert request["safe_prompt"] is True and request["random_seed"] == 7 and request["top_p"] == 0.5
+    # n8n hands Safe Mode to LangChain under a name it ignores: safe_prompt stays false (recorded: case s911)
+    assert request["safe_prompt"] is False and request["random_seed"] == 7 and request["top_p"] == 0.5
+    assert request["temperature"] == 0.7  # LangChain's default, sent by n8n (case s912)
     assert "max_tokens" not in request  # -1: the server decides
 
 

@@ -12,18 +12,20 @@ from weft.engine import run_workflow
 from weft.engine.services import LocalServices
 from weft.nodes.registry import default_registry
 from weft.testing.oracle_openai import embed
-from weft.testing.saas import FakeSaasServer, gemini_embeddings, mistral_embeddings
+from weft.testing.saas import FakeSaasServer
+from weft.testing.saas import gemini as gemini_fake
+from weft.testing.saas import mistral as mistral_fake
 from weft.testing.workflows import connect, node, workflow
 
 LC = "@n8n/n8n-nodes-langchain."
 TEXTS = ["cats purr\nsoftly", "dogs bark loudly"]
-GEMINI = {"host": "https://generativelanguage.googleapis.com", "apiKey": gemini_embeddings.KEY}
-MISTRAL = {"apiKey": mistral_embeddings.KEY}
+GEMINI = {"host": "https://generativelanguage.googleapis.com", "apiKey": gemini_fake.KEY}
+MISTRAL = {"apiKey": mistral_fake.KEY}
 
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(0, only=["gemini_embeddings", "mistral_embeddings"]) as server:
+    with FakeSaasServer(0, only=["gemini", "mistral"]) as server:
         for name, value in server.proxy_env().items():
             monkeypatch.setenv(name, value)
         yield server
@@ -67,9 +69,9 @@ def inserted(result: dict[str, Any]) -> int:
 async def test_gemini_embeds_the_documents_in_one_batch_with_the_key_header(fake: FakeSaasServer) -> None:
     assert inserted(await insert(gemini(), GEMINI)) == len(TEXTS)
     (request,) = fake.requests
-    assert request.host == gemini_embeddings.HOST
+    assert request.host == gemini_fake.HOST
     assert request.path == "/v1beta/models/text-embedding-004:batchEmbedContents"
-    assert request.headers["x-goog-api-key"] == gemini_embeddings.KEY
+    assert request.headers["x-goog-api-key"] == gemini_fake.KEY
     model = "models/text-embedding-004"
     assert request.body == {
         "requests": [
@@ -95,8 +97,8 @@ async def test_a_wrong_gemini_key_is_a_node_error_naming_the_node(fake: FakeSaas
 async def test_mistral_embeds_openai_style_with_the_bearer_key(fake: FakeSaasServer) -> None:
     assert inserted(await insert(mistral(), MISTRAL)) == len(TEXTS)
     (request,) = fake.requests
-    assert (request.host, request.path) == (mistral_embeddings.HOST, "/v1/embeddings")
-    assert request.headers["authorization"] == f"Bearer {mistral_embeddings.KEY}"
+    assert (request.host, request.path) == (mistral_fake.HOST, "/v1/embeddings")
+    assert request.headers["authorization"] == f"Bearer {mistral_fake.KEY}"
     assert request.body == {"model": "mistral-embed", "input": ["cats purr softly", "dogs bark loudly"]}
 
 

@@ -13,6 +13,7 @@ calls are not in its output; the next run's prompt shows them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from weft.ai.errors import ChatModelError
@@ -21,6 +22,9 @@ from weft.ai.models.base import ChatModel, StreamCallback
 from weft.nodes.contract import SupplyDataContext
 from weft.workflow import AI_LANGUAGE_MODEL, Item
 
+#: A provider's ``generationInfo`` of a response, as its LangChain class writes it.
+GenerationInfo = Callable[[ModelResponse], dict[str, Any]]
+
 
 def llm_input_item(messages: list[Message], options: dict[str, Any]) -> Item:
     """The model run's input item: the prompt as one string per conversation, like LangChain logs it."""
@@ -28,13 +32,23 @@ def llm_input_item(messages: list[Message], options: dict[str, Any]) -> Item:
     return {"json": {"messages": [prompt], "estimatedTokens": estimate_tokens(prompt), "options": options}}
 
 
-def llm_output_item(response: ModelResponse, messages: list[Message], *, streamed_model: str | None = None) -> Item:
+def llm_output_item(
+    response: ModelResponse,
+    messages: list[Message],
+    *,
+    streamed_model: str | None = None,
+    generation_info: GenerationInfo | None = None,
+) -> Item:
     """The model run's output item: the generation and the token usage.
 
     ``streamed_model``: log the generation as LangChain reports a streamed one (AI Agent V1 streams): the
     model name in ``generationInfo`` and an estimate instead of the usage (recorded: cases a026, a027).
+    ``generation_info``: the provider's own ``generationInfo`` (LangChain's classes differ: Mistral writes
+    ``finishReason``, Gemini ``finishReason`` and ``index``); OpenAI's ``finish_reason`` by default.
     """
     info: dict[str, Any] = {"finish_reason": response.finish_reason}
+    if generation_info is not None:
+        info = generation_info(response)
     if streamed_model is not None:
         info = {"prompt": 0, "completion": 0, "finish_reason": response.finish_reason, "model_name": streamed_model}
     usage = response.usage
@@ -59,10 +73,18 @@ def llm_output_item(response: ModelResponse, messages: list[Message], *, streame
 class TracedChatModel:
     """Wraps a :class:`ChatModel` so each call is logged as a run of the model node ``ctx.node``."""
 
-    def __init__(self, inner: ChatModel, ctx: SupplyDataContext, *, options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        inner: ChatModel,
+        ctx: SupplyDataContext,
+        *,
+        options: dict[str, Any] | None = None,
+        generation_info: GenerationInfo | None = None,
+    ) -> None:
         self.inner = inner
         self._ctx = ctx
         self._options = dict(options or {})
+        self._generation_info = generation_info
         #: Log generations as streamed ones (set by an AI Agent V1, whose executor streams the model).
         self.logs_as_stream = False
 
@@ -85,9 +107,9 @@ class TracedChatModel:
             self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, error)
             raise
         streamed = str(self._options.get("model") or "") if self.logs_as_stream else None
-        output = llm_output_item(response, messages, streamed_model=streamed)
+        output = llm_output_item(response, messages, streamed_model=streamed, generation_info=self._generation_info)
         self._ctx.add_output_data(AI_LANGUAGE_MODEL, run_index, [[output]])
         return response
 
 
-__all__ = ["TracedChatModel", "llm_input_item", "llm_output_item"]
+__all__ = ["GenerationInfo", "TracedChatModel", "llm_input_item", "llm_output_item"]

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.ai.models.base import ChatModel, RetryPolicy
-from weft.ai.models.traced import TracedChatModel
+from weft.ai.models.traced import GenerationInfo, TracedChatModel
 from weft.errors import NodeOperationError
 from weft.nodes.contract import SupplyDataContext
 from weft.workflow import AI_LANGUAGE_MODEL
@@ -62,6 +62,9 @@ def custom_headers(credentials: Mapping[str, Any]) -> dict[str, str]:
     return {}
 
 
-def traced(ctx: SupplyDataContext, model: ChatModel, options: dict[str, Any]) -> TracedChatModel:
-    """``model`` wrapped so each call is a run of this node in the run data."""
-    return TracedChatModel(model, ctx, options=options)
+def traced(
+    ctx: SupplyDataContext, model: ChatModel, options: dict[str, Any], generation_info: GenerationInfo | None = None
+) -> TracedChatModel:
+    """``model`` wrapped so each call is a run of this node in the run data (``generation_info``: the provider's
+    ``generationInfo`` shape, OpenAI's by default)."""
+    return TracedChatModel(model, ctx, options=options, generation_info=generation_info)

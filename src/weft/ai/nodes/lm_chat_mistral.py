@@ -1,12 +1,23 @@
 """``@n8n/n8n-nodes-langchain.lmChatMistralCloud``: Mistral Cloud Chat Model, through Mistral's
-OpenAI-compatible chat completions (``https://api.mistral.ai/v1``, fixed as in n8n). Safe Mode and Random Seed
-are Mistral's own fields (``safe_prompt``, ``random_seed``), sent beside the OpenAI ones."""
+OpenAI-compatible chat completions (``https://api.mistral.ai/v1``, fixed as in n8n).
+
+As n8n's LangChain ``ChatMistralAI`` (recorded: cases s910-s916): Sampling Temperature 0.7 and Top P 1 are sent
+when not set, ``safe_prompt`` is always ``false`` (n8n hands the Safe Mode option to LangChain under its deprecated
+name ``safeMode``, which LangChain does not send, so the option has no effect), Random Seed is ``random_seed``. An
+API failure reads as the Mistral SDK's ``API error occurred: Status 401. Body: …``; the run data shows
+``generationInfo: {"finishReason": …}`` and the model's options as LangChain logs them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import openai
+
+from weft.ai.errors import ChatModelError
+from weft.ai.messages import ModelResponse
 from weft.ai.models.base import ChatModel
+from weft.ai.models.sdk_errors import mistral_status_error
 from weft.ai.nodes.lm_chat_common import (
     MODEL_OUTPUTS,
     max_tokens,
@@ -21,10 +32,31 @@ from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
 
 MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
 
+#: What LangChain's ``ChatMistralAI`` logs of its ``http_client`` (n8n's proxy-aware fetch).
+_HTTP_CLIENT_LOG: dict[str, Any] = {"options": {}, "requestHooks": [], "requestErrorHooks": [], "responseHooks": []}
 
-#: Mistral's own request fields (``safe_prompt``, ``random_seed``) ride in the shared extra-body settings.
-MistralSettings = ExtraBodySettings
-MistralChatModel = ExtraBodyChatModel
+
+@dataclass(frozen=True, kw_only=True)
+class MistralSettings(ExtraBodySettings):
+    """Mistral's settings; ``logged``: the options as n8n's run data shows them."""
+
+    logged: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        return dict(self.logged)
+
+
+class MistralChatModel(ExtraBodyChatModel):
+    """:class:`ExtraBodyChatModel` whose failures read as the Mistral SDK's errors."""
+
+    def _error_from_sdk(self, exc: openai.APIError) -> ChatModelError:
+        if not isinstance(exc, openai.APIStatusError):
+            return super()._error_from_sdk(exc)
+        return mistral_status_error(exc.status_code, exc.response.headers.get("content-type"), exc.response.text)
+
+
+def mistral_generation_info(response: ModelResponse) -> dict[str, Any]:
+    return {"finishReason": response.finish_reason}
 
 
 class LmChatMistralCloud(NodeType):
@@ -44,26 +76,40 @@ class LmChatMistralCloud(NodeType):
 
     async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
         settings = await self.settings(ctx, item_index)
-        return traced(ctx, MistralChatModel(settings), settings.describe())
+        return traced(ctx, MistralChatModel(settings), settings.describe(), mistral_generation_info)
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> MistralSettings:
         credentials = await ctx.get_credentials("mistralCloudApi")
         options = node_options(ctx, item_index)
-        extra: dict[str, Any] = {}
-        if options.get("safeMode") is True:
-            extra["safe_prompt"] = True
+        model = model_name(ctx, item_index, "mistral-small")
+        extra: dict[str, Any] = {"safe_prompt": False}
         seed = number(options, "randomSeed")
         if seed is not None:
             extra["random_seed"] = int(seed)
+        temperature, top_p = number(options, "temperature"), number(options, "topP")
         return MistralSettings(
-            model=model_name(ctx, item_index, "mistral-small"),
+            model=model,
             api_key=str(credentials.get("apiKey") or ""),
             base_url=self.base_url,
-            temperature=number(options, "temperature"),
+            temperature=0.7 if temperature is None else temperature,
             max_tokens=max_tokens(options),
-            top_p=number(options, "topP"),
+            top_p=1.0 if top_p is None else top_p,
             retry=retry_policy(options),
             provider="Mistral",
             credential_type="mistralCloudApi",
             extra=extra,
+            logged=_logged(model, options),
         )
+
+
+def _logged(model: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as n8n's run data shows them: the constructor fields given, in LangChain's names."""
+    data: dict[str, Any] = {"mistral_api_key": {"lc": 1, "type": "secret", "id": ["MISTRAL_API_KEY"]}, "model": model}
+    names = (("maxTokens", "max_tokens"), ("temperature", "temperature"), ("topP", "top_p"),
+             ("safeMode", "safe_mode"), ("randomSeed", "random_seed"), ("maxRetries", "max_retries"))  # fmt: skip
+    for option, name in names:
+        if option in options:
+            data[name] = False if option == "safeMode" else options[option]
+    data["http_client"] = dict(_HTTP_CLIENT_LOG)
+    data["metadata"] = {"versions": {"@langchain/core": "1.2.8"}}  # n8n 2.41.1's (2.8.4 ships 1.4.0)
+    return data

@@ -10,13 +10,16 @@ with :func:`checked_vectors`; failures are the chat models' typed errors.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from weft.ai.errors import ChatModelError
 from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
 from weft.ai.models.base import RetryPolicy, with_retries
+from weft.ai.models.sdk_errors import google_fetch_error, mistral_status_error
 from weft.ai.retrieval.embeddings import EMBEDDING_RETRIES, Vector, _gathered, checked_vectors, same_length
 from weft.nodes.http.clients import new_client
 
@@ -24,8 +27,14 @@ GEMINI_HOST = "https://generativelanguage.googleapis.com"
 MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
 
 
-async def _post(endpoint: Endpoint, url: str, body: Any, headers: dict[str, str], seconds: float) -> dict[str, Any]:
-    """``body`` posted to ``url``: the JSON answer, or the typed error for a failure."""
+#: The error for a failure answer, worded as the provider's SDK words it (status, content type, body text, JSON).
+SdkError = Callable[[int, str | None, str, Any], ChatModelError]
+
+
+async def _post(
+    endpoint: Endpoint, url: str, body: Any, headers: dict[str, str], seconds: float, sdk_error: SdkError | None = None
+) -> dict[str, Any]:
+    """``body`` posted to ``url``: the JSON answer, or the typed error for a failure (``sdk_error``'s when given)."""
     try:
         async with new_client(timeout=seconds) as client:
             answer = await client.post(url, json=body, headers=headers)
@@ -38,12 +47,22 @@ async def _post(endpoint: Endpoint, url: str, body: Any, headers: dict[str, str]
     except ValueError:
         data = {}
     data = data if isinstance(data, dict) else {}
+    if answer.status_code >= 400 and sdk_error is not None:
+        raise sdk_error(answer.status_code, answer.headers.get("content-type"), answer.text, data)
     if answer.status_code >= 400:
         error = data.get("error")
         message = error.get("message") if isinstance(error, dict) else error
         detail = str(message or data.get("message") or data.get("detail") or answer.text[:200])
         raise status_error(endpoint, answer.status_code, detail)
     return data
+
+
+def _mistral_error(status: int, content_type: str | None, text: str, data: Any) -> ChatModelError:
+    return mistral_status_error(status, content_type, text)
+
+
+def _google_error(url: str) -> SdkError:
+    return lambda status, _type, _text, data: google_fetch_error(url, status, data)
 
 
 def _batches(texts: list[str], size: int) -> list[list[str]]:
@@ -99,7 +118,8 @@ class GeminiEmbeddings:
 
     async def _send(self, task: str, body: dict[str, Any]) -> dict[str, Any]:
         headers = {"x-goog-api-key": self.settings.api_key}
-        return await _post(self._endpoint, f"{self._base}:{task}", body, headers, self.settings.timeout)
+        url = f"{self._base}:{task}"
+        return await _post(self._endpoint, url, body, headers, self.settings.timeout, _google_error(url))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,7 +159,9 @@ class MistralEmbeddings:
         s = self.settings
         body = {"model": s.model, "input": texts}
         headers = {"Authorization": f"Bearer {s.api_key}"}
-        data = await with_retries(lambda: _post(self._endpoint, self._url, body, headers, s.timeout), s.retry)
+        data = await with_retries(
+            lambda: _post(self._endpoint, self._url, body, headers, s.timeout, _mistral_error), s.retry
+        )
         raw = data.get("data")
         items = (
             sorted(raw, key=lambda e: e.get("index", 0) if isinstance(e, dict) else 0) if isinstance(raw, list) else []
