@@ -129,6 +129,9 @@ def _authenticate(type_name: str, creds: Mapping[str, Any], request: TestRequest
         request.headers["x-api-key"] = _text(creds.get("apiKey"))
         request.headers.update(_custom_header(creds))
         return
+    if type_name == "aws":  # n8n's Aws.authenticate: AWS Signature Version 4
+        _sign_aws(creds, request)
+        return
     recipe = (credential_type(type_name) or {}).get("authenticate") or {}
     props = resolve(recipe.get("properties") or {}, creds) if recipe.get("type") == "generic" else {}
     request.headers.update({str(k): _text(v) for k, v in (props.get("headers") or {}).items()})
@@ -138,6 +141,14 @@ def _authenticate(type_name: str, creds: Mapping[str, Any], request: TestRequest
     auth = props.get("auth")
     if isinstance(auth, dict):
         request.auth = (_text(auth.get("username")), _text(auth.get("password")))
+
+
+def _sign_aws(creds: Mapping[str, Any], request: TestRequest) -> None:
+    from weft.nodes.routing.ports.aws_credentials import aws_keys, signed_options
+
+    options = {"method": request.method, "url": request.url, "headers": request.headers, "body": request.body}
+    signed = signed_options("credential test", {**options, "qs": {"query": request.params}}, creds, aws_keys(creds))
+    request.url, request.headers, request.params = signed["url"], signed["headers"], {}
 
 
 def build_request(type_name: str, data: Mapping[str, Any]) -> TestRequest:
