@@ -102,4 +102,5 @@ CATALOG: dict[str, str] = {
     _BASE + "twilio": "weft.library.twilio.twilio:Twilio",
     _BASE + "githubTrigger": "weft.library.github.github_trigger:GithubTrigger",
     _BASE + "linear": "weft.library.linear.linear:Linear",
+    _BASE + "whatsApp": "weft.library.whatsapp.whatsapp_node:WhatsApp",
 }

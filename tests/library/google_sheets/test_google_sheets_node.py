@@ -13,8 +13,8 @@ import pytest
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
-from weft.library.google._common import SCOPES, format_pem_block
 from weft.library.google.sheets.data import column_letters, column_number, prepare_sheet_data
+from weft.nodes.google_service_account import SCOPES, format_pem_block
 from weft.nodes.registry import default_registry
 from weft.testing.saas import FakeSaasServer, google_oauth, google_sheets
 
