@@ -82,6 +82,9 @@ class Settings:
     queue_lease_seconds: float = 10
     """``WEFT_QUEUE_LEASE_SECONDS``: how long a worker's hold on an execution lasts unless renewed (every third of
     it); a worker silent that long is taken for dead and its executions resume on another worker."""
+    queue_tools_on_workers: bool = False
+    """``WEFT_QUEUE_TOOLS_ON_WORKERS``: in queue mode, the tool nodes an agent requests (converted nodes: HTTP Request
+    Tool, Postgres Tool, …) may run on any worker, not only on the one that runs the agent (beyond n8n)."""
     save_execution_progress: bool = False
     """``WEFT_EXECUTIONS_DATA_SAVE_ON_PROGRESS`` (n8n's ``EXECUTIONS_DATA_SAVE_ON_PROGRESS``): the default of a
     workflow's ``saveExecutionProgress``: save the run data after each node, so that in queue mode an execution
@@ -190,6 +193,7 @@ class Settings:
             executions_mode=_choice(env, "WEFT_EXECUTIONS_MODE", "regular", {"regular", "queue"}),
             queue_lease_seconds=_positive(env, "WEFT_QUEUE_LEASE_SECONDS", 10),
             save_execution_progress=_bool(env, "WEFT_EXECUTIONS_DATA_SAVE_ON_PROGRESS", False),
+            queue_tools_on_workers=_bool(env, "WEFT_QUEUE_TOOLS_ON_WORKERS", False),
             payload_size_max=_positive(env, "WEFT_PAYLOAD_SIZE_MAX", 16),
             json_depth_max=_int(env, "WEFT_JSON_DEPTH_MAX", 900),
             session_duration_hours=_positive(env, "WEFT_SESSION_DURATION_HOURS", 168),

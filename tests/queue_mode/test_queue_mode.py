@@ -195,3 +195,79 @@ def test_a_streaming_chat_streams_from_the_worker(cluster: Cluster) -> None:
     items = [c["content"] for c in chunks if c["type"] == "item"]
     assert "".join(items) == "Hello there, Ada" and len(items) > 1  # token by token, relayed in order
     wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["success"])
+
+
+def test_a_tool_an_agent_requests_runs_on_another_worker(cluster: Cluster, gate: Any) -> None:
+    from tests.server.test_chat import chat_workflow, message
+
+    from weft.testing.workflows import node
+
+    hold_url, handler = gate
+    cluster.env["WEFT_QUEUE_TOOLS_ON_WORKERS"] = "true"
+    cluster.start_main()
+    workers = [cluster.start_worker(concurrency=1) for _ in range(2)]
+    turns = [{"tool": "Fetch", "args": {}}, "The service said it is done."]
+    data, webhook_id = chat_workflow(turns, memory=False)
+    fetch = node("Fetch", "n8n-nodes-base.httpRequestTool", {"url": hold_url, "toolDescription": "Fetch"}, version=4.2)
+    data["nodes"].append({**fetch, "id": str(uuid.uuid4())})
+    data["connections"]["Fetch"] = {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
+    with cluster.client() as client:
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        result: dict[str, Any] = {}
+        call = threading.Thread(
+            target=lambda: result.update(answer=client.post(f"/webhook/{webhook_id}/chat", json=message("Go")))
+        )
+        call.start()
+        assert handler.arrived.wait(30)  # the tool node runs and holds
+        # each worker has one slot: the agent's job holds one, the tool's job the other
+        doing = _rows(cluster, "SELECT task_name, worker_id FROM procrastinate_jobs WHERE status = 'doing'")
+        assert sorted(task for task, _ in doing) == ["weft.run_execution", "weft.run_tool"]
+        assert len({worker for _, worker in doing}) == 2 and all(w.alive() for w in workers)
+        handler.opened.set()
+        call.join(60)
+    assert result["answer"].status_code == 200, result["answer"].text
+    assert result["answer"].json()["output"] == "The service said it is done."
+    (done,) = wait_for(lambda: [e for e in _executions(cluster, data["id"]) if e.status == "success"])
+    run_data = _full(cluster, done.id).data["resultData"]["runData"]
+    assert [task["executionStatus"] for task in run_data["Fetch"]] == ["success"]  # one ordinary node run
+    assert run_data["Fetch"][0]["data"]["ai_tool"][0][0]["json"] == {"done": True}
+    assert len(run_data["AI Agent"]) == 1  # the agent keeps one run record
+
+
+def _rows(cluster: Cluster, sql: str) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    from weft.queue.tasks import libpq_url
+
+    with psycopg.connect(libpq_url(cluster.settings().database_url)) as connection:
+        return [tuple(row) for row in connection.execute(sql).fetchall()]
+
+
+def _full(cluster: Cluster, execution_id: str) -> Any:
+    store = open_store(cluster.settings())
+    try:
+        return store.executions.get(execution_id)
+    finally:
+        store.close()
+
+
+def test_a_tool_no_other_worker_takes_runs_on_the_agents_worker(cluster: Cluster, gate: Any) -> None:
+    from tests.server.test_chat import chat_workflow, message
+
+    from weft.testing.workflows import node
+
+    hold_url, handler = gate
+    handler.opened.set()
+    cluster.env["WEFT_QUEUE_TOOLS_ON_WORKERS"] = "true"
+    cluster.start_main()
+    cluster.start_worker(concurrency=1)  # its one slot runs the agent: nobody else could take the tool
+    data, webhook_id = chat_workflow([{"tool": "Fetch", "args": {}}, "Done anyway."], memory=False)
+    fetch = node("Fetch", "n8n-nodes-base.httpRequestTool", {"url": hold_url, "toolDescription": "Fetch"}, version=4.2)
+    data["nodes"].append({**fetch, "id": str(uuid.uuid4())})
+    data["connections"]["Fetch"] = {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
+    with cluster.client() as client:
+        assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
+        answer = client.post(f"/webhook/{webhook_id}/chat", json=message("Go"))
+    assert answer.status_code == 200 and answer.json()["output"] == "Done anyway."
+    assert handler.arrived.is_set()
+    assert _rows(cluster, "SELECT count(*) FROM procrastinate_jobs WHERE task_name = 'weft.run_tool'") == [(0,)]

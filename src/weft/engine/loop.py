@@ -265,7 +265,13 @@ class Execution:
                 await asyncio.sleep(wait_s)
             error = None
             try:
-                output = await run_node(self, entry, node_type, run_index, connection_input, response)
+                elsewhere = self.options.offload and self.options.offload(
+                    self, entry, node_type, run_index, connection_input
+                )
+                if elsewhere:
+                    output = await elsewhere
+                else:
+                    output = await run_node(self, entry, node_type, run_index, connection_input, response)
             except asyncio.CancelledError:
                 if self.cancel_reason is None:
                     raise

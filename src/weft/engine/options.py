@@ -45,6 +45,9 @@ class EngineOptions:
     """Where file nodes may read and write (``WEFT_RESTRICT_FILE_ACCESS_TO``, n8n's ``N8N_RESTRICT_FILE_ACCESS_TO``)."""
     compression_limits: CompressionLimits = field(default_factory=CompressionLimits)
     """How much the Compression node may unpack from one archive."""
+    offload: Any = None
+    """``(execution, entry, node_type, run_index, input) -> awaitable output or None``: runs a node elsewhere (queue
+    mode: a tool node an agent requested, on another worker); ``None`` from it, or no ``offload``, runs it here."""
 
     def resume_url(self, execution_id: str | None) -> str | None:
         """``$execution.resumeUrl`` of an execution: the base, the id, and the signature when one is made."""

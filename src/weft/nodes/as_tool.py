@@ -84,6 +84,7 @@ def convert_node_to_tool(base: type[NodeType]) -> type[NodeType]:
         "description": tool_description_of(base),
         "supply_data": _supply_tool,
         "execute": execute,
+        "converted_from": base,
         "__doc__": base.__doc__,
     }
     return type(base.__name__ + "Tool", (base,), namespace)

@@ -34,6 +34,10 @@ STOP_CHANNEL = "weft_stop"
 RESPONSE = "response"
 CHUNK = "chunk"
 FINISHED = "finished"
+#: What the main that queued an execution reads.
+TO_MAIN = frozenset({RESPONSE, CHUNK, FINISHED})
+#: The output of a node run on another worker, read by the worker that runs the execution.
+TOOL_RESULT = "tool_result"
 #: Seconds between checks for messages whose notification was missed (a reconnect of the listening connection).
 SWEEP_SECONDS = 2.0
 
@@ -76,12 +80,13 @@ async def listen_stops(conninfo: str, stop: Callable[[str], Any]) -> None:
                 stop(notice.payload[len(prefix) :])
 
 
-def take(db: Database, execution_ids: list[str]) -> list[tuple[str, str, Any]]:
-    """Remove and return the messages of these executions, oldest first: ``(execution id, kind, payload)``."""
+def take(db: Database, execution_ids: list[str], kinds: frozenset[str] = TO_MAIN) -> list[tuple[str, str, Any]]:
+    """Remove and return the messages of ``kinds`` of these executions, oldest first: ``(execution id, kind,
+    payload)``."""
     keys = [int(i) for i in execution_ids]
     query = (
         delete(_MESSAGES)
-        .where(_MESSAGES.c.execution_id.in_(keys))
+        .where(_MESSAGES.c.execution_id.in_(keys), _MESSAGES.c.kind.in_(sorted(kinds)))
         .returning(_MESSAGES.c.id, _MESSAGES.c.execution_id, _MESSAGES.c.kind, _MESSAGES.c.payload)
     )
     with db.engine.begin() as connection:
@@ -97,10 +102,12 @@ def prune(db: Database, older_than_s: float = 3600.0) -> int:
 
 
 class Mailbox:
-    """The messages of the executions this process queued and waits for."""
+    """The messages of ``kinds`` of the executions this process waits for (a main: what workers tell it; a worker:
+    the results of nodes it had run elsewhere)."""
 
-    def __init__(self, db: Database, conninfo: str) -> None:
+    def __init__(self, db: Database, conninfo: str, kinds: frozenset[str] = TO_MAIN) -> None:
         self._db = db
+        self._kinds = kinds
         self._conninfo = conninfo
         self._inboxes: dict[str, asyncio.Queue[tuple[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -150,7 +157,7 @@ class Mailbox:
                     log.exception("Reading execution messages failed")
 
     async def _deliver(self, execution_ids: list[str]) -> None:
-        for execution_id, kind, payload in await asyncio.to_thread(take, self._db, execution_ids):
+        for execution_id, kind, payload in await asyncio.to_thread(take, self._db, execution_ids, self._kinds):
             inbox = self._inboxes.get(execution_id)
             if inbox is not None:
                 inbox.put_nowait((kind, payload))
@@ -162,6 +169,8 @@ __all__ = [
     "FINISHED",
     "RESPONSE",
     "STOP_CHANNEL",
+    "TOOL_RESULT",
+    "TO_MAIN",
     "Mailbox",
     "listen_stops",
     "prune",

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     import procrastinate
 
 TASK = "weft.run_execution"
+#: A tool node an agent requested, run by any worker for the worker that runs the agent's execution.
+TOOL_TASK = "weft.run_tool"
 QUEUE = "executions"
 #: Priority of an execution taken back from a worker that died: ahead of new work (higher runs first).
 RESUMED_PRIORITY = 10
@@ -57,6 +59,18 @@ async def defer(app: procrastinate.App, execution_id: str, *, priority: int = 0,
     return int(job_id)
 
 
+async def defer_tool(app: procrastinate.App, **arguments: Any) -> int:
+    """Queue a job that runs one tool node of a running execution (ahead of new executions); its job id."""
+    task = app.configure_task(TOOL_TASK, queue=QUEUE, priority=RESUMED_PRIORITY)
+    job_id: Any = await task.defer_async(**arguments)
+    return int(job_id)
+
+
+async def cancel_if_waiting(app: procrastinate.App, job_id: int) -> bool:
+    """Cancel a job no worker has fetched yet; False when one has (it runs, or ran)."""
+    return bool(await app.job_manager.cancel_job_by_id_async(job_id, delete_job=True))
+
+
 async def fail_job(app: procrastinate.App, job_id: int) -> None:
     """Close the job of an execution taken back from a dead worker (it stays ``doing`` otherwise)."""
     from procrastinate.jobs import Status
@@ -82,7 +96,10 @@ __all__ = [
     "QUEUE",
     "RESUMED_PRIORITY",
     "TASK",
+    "TOOL_TASK",
+    "cancel_if_waiting",
     "defer",
+    "defer_tool",
     "ensure_schema",
     "fail_job",
     "libpq_url",

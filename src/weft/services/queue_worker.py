@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import socket
@@ -21,6 +22,7 @@ from weft.db.transitions import ABANDON
 from weft.nodes.webhooks import WebhookResponse
 from weft.queue import messages, tasks
 from weft.services.queue_client import encode_response
+from weft.services.queue_tools import ToolOffload, run_tool_job
 
 if TYPE_CHECKING:
     import procrastinate
@@ -44,8 +46,12 @@ class QueueWorker:
         self.lease_seconds = runner.settings.queue_lease_seconds
 
     def register(self) -> None:
-        """Make :meth:`run_job` the task engine's handler of execution jobs."""
+        """Make :meth:`run_job` the task engine's handler of execution jobs (and :meth:`run_tool` of tool jobs)."""
         self.app.task(name=tasks.TASK, queue=tasks.QUEUE)(self.run_job)
+        self.app.task(name=tasks.TOOL_TASK, queue=tasks.QUEUE)(self.run_tool)
+
+    async def run_tool(self, execution_id: str, request: str, entry: Any, run_index: int, inputs: list[Any]) -> None:
+        await run_tool_job(self.runner, execution_id, request, entry, run_index, inputs)
 
     async def run_job(self, execution_id: str, stream: bool = False) -> None:
         runner, store = self.runner, self.runner.store
@@ -81,8 +87,15 @@ class QueueWorker:
                 except Exception:
                     log.exception("Renewing the lease of execution %s failed", execution_id)
                     continue
-                if not held:
+                if not held and await self._taken_over(execution_id):
                     self.runner.stop(execution_id)
+
+    async def _taken_over(self, execution_id: str) -> bool:
+        """Whether the execution still runs under another claim. A renewal that races this worker's own last write
+        (which ends the claim) finds it ended: stopping then would cancel that write's sending of the end, and the
+        main would wait for it forever."""
+        stored = await self.runner.db(self.runner.store.executions.get, execution_id, include_data=False)
+        return stored is not None and stored.status == "running"
 
     async def take_back_expired(self) -> None:
         """Queue again, ahead of new work, the executions of workers whose lease expired."""
@@ -102,6 +115,12 @@ class QueueWorker:
             asyncio.ensure_future(self.take_back_expired()),
             asyncio.ensure_future(messages.listen_stops(conninfo, self.runner.stop)),
         ]
+        tool_results = None
+        if self.runner.settings.queue_tools_on_workers:  # tools an agent requests may run on other workers
+            tool_results = messages.Mailbox(self.runner.store.db, conninfo, frozenset({messages.TOOL_RESULT}))
+            await tool_results.start()
+            offload = ToolOffload(self.runner, self.app, tool_results)
+            self.runner.options = dataclasses.replace(self.runner.options, offload=offload)
         try:
             async with self.app.open_async():
                 await tasks.ensure_schema(self.app)
@@ -120,6 +139,8 @@ class QueueWorker:
             for task in background:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+            if tool_results is not None:
+                await tool_results.close()
 
 
 def _never_prepared(stored: StoredExecution) -> bool:
