@@ -123,6 +123,11 @@ function str(v) {
   return String(v);
 }
 
+function setItems(start, items, all) {
+  for (let k = 0; k < items.length; k++) S.items[start + k] = items[k];
+  if (all) S.allItems = true;
+}
+
 // ------------------------------------------------------------------ Code node
 
 const codeState = { result: undefined, error: undefined, done: false };
@@ -197,14 +202,13 @@ function codeFinish() {
 }
 
 export const api = {
-  begin(base) {
-    resetSession(base);
+  // `[base, start, items]`: the session's base and, loaded with it, the chunk of items its first evaluation needs
+  begin(session) {
+    resetSession(session[0]);
     applySessionSettings();
+    if (session.length > 1) setItems(session[1], session[2], false);
   },
-  setItems(start, items, all) {
-    for (let k = 0; k < items.length; k++) S.items[start + k] = items[k];
-    if (all) S.allItems = true;
-  },
+  setItems,
   setNode(name, info) {
     S.nodes[name] = info;
   },

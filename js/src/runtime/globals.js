@@ -1,7 +1,7 @@
 // The `$`-variables of n8n expressions, installed once per context as getters on globalThis.
 import jmespath from 'jmespath';
 import { S, fail, need } from './state.js';
-import { inputItem, parametersProxy } from './data.js';
+import { inputItem, nodeInfo, parametersProxy } from './data.js';
 import { dollar, inputProxy, itemsFn, nodeProxy } from './nodes.js';
 import { fromAI } from './fromai.js';
 import { customDataApi } from './custom-data.js';
@@ -146,7 +146,7 @@ const dynamicGlobals = {
   }),
   $prevNode: () => S.base.prevNode || {},
   $parameter: () => parametersProxy(S.base.nodeName),
-  $rawParameter: () => S.base.rawParameters,
+  $rawParameter: () => nodeInfo(S.base.nodeName).params || {},
   $nodeVersion: () => S.base.nodeVersion,
   $nodeId: () => S.base.nodeId,
   $webhookId: () => S.base.webhookId,

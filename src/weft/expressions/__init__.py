@@ -24,11 +24,19 @@ from weft.expressions.fromai import (
 )
 from weft.expressions.results import UNDEFINED
 from weft.expressions.runtime import get_runtime as _get_runtime
+from weft.expressions.runtime import prepare_runtime as _prepare_runtime
 
 
 def warm_up(limits: ExpressionLimits | None = None) -> None:
     """Create this thread's sandbox now (a few ms; Luxon loads on first use) instead of on the first expression."""
     _get_runtime(limits or ExpressionLimits())
+
+
+def prepare_sandbox(limits: ExpressionLimits | None = None) -> None:
+    """Start building the sandbox in a background thread and return at once: a process that will evaluate
+    expressions calls it early (``weft execute`` does, before it loads the workflow and opens the database), and its
+    first expression finds the sandbox ready instead of waiting for its start-up (about 9 ms)."""
+    _prepare_runtime(limits or ExpressionLimits())
 
 
 def is_expression(value: Any) -> bool:
@@ -65,6 +73,7 @@ __all__ = [
     "extract_from_ai_calls",
     "from_ai_json_schema",
     "is_expression",
+    "prepare_sandbox",
     "run_code",
     "run_code_for_item",
     "warm_up",

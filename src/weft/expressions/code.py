@@ -22,7 +22,13 @@ from weft.expressions.code_globals import CODE_GLOBALS, FIRE_NEXT_TIMER
 from weft.expressions.context import ExpressionContext
 from weft.expressions.evaluator import run_with_data
 from weft.expressions.normalize import UNDEFINED, normalize_all_items, normalize_one_item
-from weft.expressions.runtime import CODE_LINE_OFFSET, JsRuntime, code_runtime, discard_runtime
+from weft.expressions.runtime import (
+    CODE_LINE_OFFSET,
+    JsRuntime,
+    code_runtime,
+    discard_runtime,
+    release_code_runtime,
+)
 from weft.workflow import Item
 
 _FRAME = re.compile(r"at (.+?) \(<input>:(\d+):\d+\)")
@@ -254,11 +260,13 @@ def run_code(
     ``static_data`` is the workflow's static data, which ``$getWorkflowStaticData`` reads and changes; ``deadline``
     defaults to :func:`code_deadline`."""
     runtime = code_runtime(ctx)  # a fresh context per Code node run (isolation)
-    fn = _compile(runtime, code, ctx, static_data, per_item=False)
     try:
+        fn = _compile(runtime, code, ctx, static_data, per_item=False)
         value, logs = _run(runtime, fn, ctx, -1, code_deadline(ctx) if deadline is None else deadline)
     except _CodeFailure as failure:
         raise _node_error(ctx, failure, None) from None
+    finally:
+        release_code_runtime(runtime)  # the run is over: its context and its data go now
     value = _take_static(value, static_data)
     return CodeResult(items=normalize_all_items(ctx.node_name, value), logs=logs)
 

@@ -92,23 +92,22 @@ def _evaluate_js(
         fn = runtime.function(compiled.js)
     except _quickjs.JSException:
         raise error("invalid syntax", _syntax_description(text, runtime, ctx, parameter)) from None
-    # Hot path: the session is loaded and the result is a plain value.
-    session = runtime.session
-    if isinstance(session, Session) and session.is_for(ctx):
-        session.ensure_item(item_index)
-        try:
-            raw = fn(item_index)
-        except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
-            raise crash_error(exc, ctx, error, runtime) from None
-        kind = type(raw)
-        if kind is str and raw[:1] != MARK:
-            return raw
-        if kind is int or kind is bool or raw is None:
-            return raw
-        if kind is float:
-            return number(raw)
-    else:
-        raw = _NOT_CALLED
+    # Hot path: the session is loaded (the node run's first evaluation loads it) and the result is a plain value.
+    generation = runtime.generation
+    session_for(runtime, ctx, item_index).ensure_item(item_index)
+    if runtime.generation != generation:  # closing the previous session rebuilt the context: compile again
+        fn = runtime.function(compiled.js)
+    try:
+        raw = fn(item_index)
+    except (_quickjs.JSException, _quickjs.StackOverflow) as exc:
+        raise crash_error(exc, ctx, error, runtime) from None
+    kind = type(raw)
+    if kind is str and raw[:1] != MARK:
+        return raw
+    if kind is int or kind is bool or raw is None:
+        return raw
+    if kind is float:
+        return number(raw)
     generation = runtime.generation
 
     def call() -> Any:
@@ -143,11 +142,11 @@ def _expression_error(
     )
 
 
-def session_for(runtime: JsRuntime, ctx: ExpressionContext) -> Session:
+def session_for(runtime: JsRuntime, ctx: ExpressionContext, item_index: int = 0) -> Session:
     session = runtime.session
     if isinstance(session, Session) and session.is_for(ctx):
         return session
-    return Session(runtime, ctx)
+    return Session(runtime, ctx, item_index)
 
 
 def run_with_data(
@@ -170,7 +169,7 @@ def run_with_data(
 
     raw = first
     for _ in range(MAX_NEEDS):
-        session = session_for(runtime, ctx)
+        session = session_for(runtime, ctx, item_index)
         session.ensure_item(item_index)
         if raw is _NOT_CALLED:
             raw = guarded_call(runtime, ctx, call, error)

@@ -1,14 +1,21 @@
 """The sandboxed JavaScript runtime: QuickJS contexts with the bundle pre-loaded.
 
-A QuickJS runtime must only ever be used from the thread that created it, so the pool is thread-local. Each
-thread has one *expression* context, reused by every expression of every execution, and frozen
+Each thread has one *expression* context, reused by every expression of every execution, and frozen
 (:mod:`weft.expressions.harden`) before any expression runs in it: no expression can leave a global, a
-prototype or a wrapped ``$json`` behind, and each evaluation runs its promise jobs before it returns (or times
-out), so none is left pending either. A Code node run gets a *fresh* context of its own (:func:`code_runtime`),
-as n8n's task runner gives each run a new VM context: its globals, timers and jobs die with it. The promise
-jobs an expression leaves run when its session (its node run) ends, before the next one's data is loaded
-(:meth:`JsRuntime.end_session`). After a timeout, an out-of-memory error or a stack overflow the contexts
-are dropped and the next call builds new ones.
+prototype or a wrapped ``$json`` behind, so the context needs no reset between executions. A Code node run gets a
+*fresh* context of its own (:func:`code_runtime`), as n8n's task runner gives each run a new VM context: its
+globals, timers and jobs die with it. After a timeout, an out-of-memory error or a stack overflow the contexts are
+dropped and the next call builds new ones.
+
+The promise jobs an expression leaves (an ``async`` function it called) run when the thread's context moves on to
+another execution, before that execution's data is loaded (:meth:`JsRuntime.end_session`): none ever sees
+another execution's data, and the node runs of one execution pay nothing for a queue that is almost always empty.
+
+Building a context (parsing the bundle, freezing it) takes several milliseconds: :func:`prepare_runtime` builds one
+ahead, in a background thread, while the process does the rest of its start-up (QuickJS gives the interpreter lock
+back while it works); the first thread whose expressions need a context takes it, and no other thread ever gets
+it. The binding points QuickJS's stack limit at the calling thread on every call, so a context built in one thread
+runs safely in another, one thread at a time.
 
 QuickJS refuses to call into Python while a time limit is set, so the sandbox has no host callbacks at all:
 when JavaScript needs data it does not have (another node's output, a paired item, more input items), it
@@ -152,6 +159,14 @@ class JsRuntime:
     def matches(self, limits: ExpressionLimits) -> bool:
         return self.limits == limits
 
+    def adopt(self, limits: ExpressionLimits) -> bool:
+        """Take ``limits`` if the context was built for the same memory limit (the time limits apply per call)."""
+        if limits.memory_bytes != self.limits.memory_bytes:
+            return False
+        self.limits = replace(limits)
+        self.limit_calls(limits.time_s)
+        return True
+
     def function(self, source: str) -> JsObject:
         """The compiled function for ``source`` (cached); raises ``_quickjs.JSException`` on bad syntax."""
         fn = self._functions.get(source)
@@ -225,14 +240,16 @@ class JsRuntime:
             if time.monotonic() > deadline:
                 raise _quickjs.JSException("InternalError: interrupted")
 
-    def end_session(self) -> None:
-        """Close the bound session before another begins: the promise jobs its evaluations left run now, with
-        its own data still loaded, so none ever sees the next session's. If they do not end within the time
-        limit (an endless async loop) or fail the context, the context is rebuilt and the jobs are gone."""
-        try:
-            self.run_jobs()
-        except (_quickjs.JSException, _quickjs.StackOverflow):
-            self._build()
+    def end_session(self, *, run_jobs: bool = True) -> None:
+        """Close the bound session before another begins. Unless ``run_jobs`` is false (the next session is of
+        the same execution), the promise jobs its evaluations left run now, with its own data still loaded, so
+        none ever sees another execution's. If they do not end within the time limit (an endless async loop) or
+        fail the context, the context is rebuilt and the jobs are gone."""
+        if run_jobs:
+            try:
+                self.run_jobs()
+            except (_quickjs.JSException, _quickjs.StackOverflow):
+                self._build()
         self.session = None
 
 
@@ -246,13 +263,57 @@ _pool = _Pool()
 
 
 def get_runtime(limits: ExpressionLimits) -> JsRuntime:
-    """This thread's expression runtime (frozen), created (a few milliseconds, Luxon comes later) on first use or
-    when the limits change."""
+    """This thread's expression runtime (frozen): on first use or when the limits change, the one
+    :func:`prepare_runtime` built ahead if it fits, else a new one (a few milliseconds, Luxon comes later)."""
     runtime = _pool.runtime
     if runtime is None or not runtime.matches(limits):
-        runtime = JsRuntime(limits)
+        runtime = _take_prepared(limits) or JsRuntime(limits)
         _pool.runtime = runtime
     return runtime
+
+
+class _Build:
+    """One runtime being built ahead: the thread building it and, once it ends, the runtime (``None`` if the
+    build failed: the thread that needs one builds it itself and reports the error)."""
+
+    def __init__(self, limits: ExpressionLimits) -> None:
+        self.limits = replace(limits)
+        self.runtime: JsRuntime | None = None
+        self.thread = threading.Thread(target=self._run, name="weft-sandbox-prepare")
+
+    def _run(self) -> None:
+        try:
+            self.runtime = JsRuntime(self.limits)
+        except Exception:  # reported by the build the first expression then makes itself
+            self.runtime = None
+
+
+_prepared: _Build | None = None
+_prepared_lock = threading.Lock()
+
+
+def prepare_runtime(limits: ExpressionLimits) -> None:
+    """Start building a frozen expression runtime for ``limits`` in a background thread, unless one is built
+    or being built already; it goes to the first thread that needs one (:func:`get_runtime`), and to it alone."""
+    global _prepared
+    with _prepared_lock:
+        if _prepared is not None or _pool.runtime is not None:
+            return
+        build = _prepared = _Build(limits)
+    build.thread.start()
+
+
+def _take_prepared(limits: ExpressionLimits) -> JsRuntime | None:
+    """The runtime built ahead, if there is one for ``limits`` (waiting for the end of its build), else None."""
+    global _prepared
+    with _prepared_lock:
+        build = _prepared
+        if build is None or build.limits.memory_bytes != limits.memory_bytes:
+            return None
+        _prepared = None  # claimed: no other thread can take it
+    build.thread.join()
+    runtime = build.runtime
+    return runtime if runtime is not None and runtime.adopt(limits) else None
 
 
 def code_runtime(ctx: ExpressionContext) -> JsRuntime:
@@ -265,6 +326,14 @@ def code_runtime(ctx: ExpressionContext) -> JsRuntime:
         _pool.code = runtime
         _pool.code_owner = weakref.ref(ctx)
     return runtime
+
+
+def release_code_runtime(runtime: JsRuntime) -> None:
+    """Drop ``runtime``, a Code node run's context, once the run is over (a worker thread would otherwise keep it,
+    and all the data the run made, until its next Code node run)."""
+    if _pool.code is runtime:
+        _pool.code = None
+        _pool.code_owner = None
 
 
 def discard_runtime() -> None:

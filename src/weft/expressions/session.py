@@ -1,8 +1,10 @@
 """A session: the data of one :class:`ExpressionContext` (one node run) loaded into a runtime, lazily.
 
-The session starts with a small base (workflow, execution, variables, ``$now`` …). Input items are loaded in
-chunks as evaluations reach them; other nodes' outputs, paired items, ``$parameter`` values and ``$env`` are
-loaded when JavaScript asks for them (a *need*, see :mod:`weft.expressions.runtime`), and so is Luxon.
+The session starts with a small base (workflow, execution, variables, ``$now`` …) and the chunk of input items its
+first evaluation reads, both in one call into the sandbox. Other chunks are loaded as evaluations reach them; other
+nodes' outputs (and the node's own raw parameters), paired items, ``$parameter`` values and ``$env`` are loaded
+when JavaScript asks for them (a *need*, see :mod:`weft.expressions.runtime`), and so is Luxon. When the runtime
+goes from one execution's session to another's, the promise jobs the first left run before the second begins.
 
 Expressions evaluated item after item keep only the last :data:`MAX_LOADED_CHUNKS` chunks (at most
 :data:`MAX_LOADED_CHARS` characters of JSON) in the sandbox: older ones are dropped, and loaded again if an
@@ -16,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 import _quickjs
@@ -41,15 +44,36 @@ MAX_PARAM_DEPTH = 8
 DEFAULT_TIMEZONE = "America/New_York"
 
 
+def _c_encoder(allow_nan: bool) -> Any:
+    """``json.dumps(value, separators=(",", ":"), default=str, allow_nan=allow_nan)`` as one C encoder built once
+    (``json.dumps`` with options builds a new one for each call); ``None`` without the C accelerator."""
+    if c_make_encoder is None:  # pragma: no cover - CPython always has it
+        return None
+    return c_make_encoder(None, str, encode_basestring_ascii, None, ":", ",", False, False, allow_nan)
+
+
+_C_STRICT = _c_encoder(False)
+_C_NAN = _c_encoder(True)
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), default=str, allow_nan=False)
+    """Compact JSON; ``ValueError`` for NaN and infinities (a cycle is a ``RecursionError``)."""
+    if _C_STRICT is None:  # pragma: no cover
+        return json.dumps(value, separators=(",", ":"), default=str, allow_nan=False)
+    return "".join(_C_STRICT(value, 0))
+
+
+def _dumps_nan(value: Any) -> str:
+    if _C_NAN is None:  # pragma: no cover
+        return json.dumps(value, separators=(",", ":"), default=str)
+    return "".join(_C_NAN(value, 0))
 
 
 def _dumps_lenient(value: Any) -> str:
     try:
         return _dumps(value)
     except ValueError:  # NaN / Infinity: JSON has no spelling for them
-        return json.dumps(value, separators=(",", ":"), default=str).replace("NaN", "null")
+        return _dumps_nan(value).replace("NaN", "null")
 
 
 class SandboxMemoryError(ExpressionError):
@@ -75,7 +99,8 @@ class SandboxMemoryError(ExpressionError):
 class Session:
     """The data of ``ctx`` as seen by one runtime."""
 
-    def __init__(self, runtime: JsRuntime, ctx: ExpressionContext) -> None:
+    def __init__(self, runtime: JsRuntime, ctx: ExpressionContext, item_index: int = 0) -> None:
+        """Bind ``ctx`` to ``runtime``, loading its base and the chunk of input item ``item_index`` in one call."""
         self.runtime = runtime
         self.ctx = ctx
         self.items = ctx.connection_input
@@ -84,9 +109,19 @@ class Session:
         """The chunks in the sandbox, oldest first, with the characters of their JSON."""
         self.loaded_chars = 0
         self.param_depth = 0
-        if runtime.session is not None:
-            runtime.end_session()
-        runtime.api["begin"](runtime.to_js(_dumps_lenient(base_state(ctx))))
+        previous = runtime.session
+        if previous is not None:
+            runtime.end_session(run_jobs=not _same_execution(previous.ctx, ctx))
+        text = _dumps_lenient(base_state(ctx))
+        if 0 <= item_index < len(self.items):
+            chunk = item_index >> CHUNK_BITS
+            start = chunk << CHUNK_BITS
+            items = _dumps_lenient(self.items[start : start + CHUNK])
+            text = f"[{text},{start},{items}]"
+            self.loaded_chunks[chunk] = self.loaded_chars = len(items)
+        else:
+            text = f"[{text}]"
+        self._give("begin", self._to_js(text))
         runtime.session = self
 
     def is_for(self, ctx: ExpressionContext) -> bool:
@@ -214,12 +249,21 @@ class Session:
         self.runtime.api["setParam"](key, item_index, self._to_js(_dumps_lenient(record)))
 
 
+def _same_execution(previous: ExpressionContext, ctx: ExpressionContext) -> bool:
+    """Whether two node runs belong to one execution (the same run data; a context without any is alone).
+
+    ``previous`` is held by the runtime's session, so its run data cannot be freed and its identity reused."""
+    data = ctx.run_execution_data
+    return data is not None and data is previous.run_execution_data
+
+
 def _fingerprint(ctx: ExpressionContext) -> tuple[Any, ...]:
     return (ctx.node_name, ctx.run_index, id(ctx.connection_input), len(ctx.connection_input))
 
 
 def base_state(ctx: ExpressionContext) -> dict[str, Any]:
-    """The part of the ``$``-variables that is loaded up front (small)."""
+    """The part of the ``$``-variables that is loaded up front (small: the node's parameters, which
+    ``$rawParameter`` reads, come with its node information when asked for)."""
     workflow = ctx.workflow
     node = workflow.node(ctx.node_name)
     sources = (ctx.input_source or {}).get(MAIN) or []
@@ -252,7 +296,6 @@ def base_state(ctx: ExpressionContext) -> dict[str, Any]:
         }
         if first_source
         else None,
-        "rawParameters": node.parameters if node is not None else {},
         "nodeVersion": node.typeVersion if node is not None else None,
         "nodeId": node.id if node is not None else None,
         "webhookId": node.webhookId if node is not None else None,
