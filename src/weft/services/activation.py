@@ -27,6 +27,7 @@ from weft.nodes.schedules.timers import TIMER_TRIGGER_TYPES
 from weft.nodes.triggers import is_polling, is_webhook_trigger, poll_cron_expressions
 from weft.nodes.webhooks import WEBHOOK_TYPE, WebhookOptions, webhook_options
 from weft.services.errors import ActivationError
+from weft.services.polling import poll_once, polling_nodes
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import WorkflowRunner
 from weft.services.trigger_webhooks import (
@@ -241,8 +242,6 @@ class ActiveWorkflows:
 async def start_triggers(runner: WorkflowRunner, prepared: PreparedWorkflow) -> None:
     """Register the trigger webhooks with their services, then poll each polling trigger once (n8n's
     activation poll: its items start an execution, its error refuses the activation)."""
-    from weft.services.polling import poll_once, polling_nodes
-
     await register_webhooks(runner, prepared)
     for node in polling_nodes(runner, prepared):
         try:

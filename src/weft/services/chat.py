@@ -13,7 +13,7 @@ the page and ``loadPreviousSession`` leave the listener in place, a message that
 n8n's test webhooks), in mode ``manual``. Both answer an empty 404 when the trigger is not ``public`` (n8n's
 ``ChatTrigger.webhook``; the editor's chat panel, behind the login, is :mod:`weft.services.editor_chat`), then
 the trigger's ``authentication`` is checked (:mod:`weft.services.chat_auth`). The Simple Memory of executions
-kept in the database is :class:`DbChatMemory`.
+kept in the database is :class:`~weft.services.chat_memory.DbChatMemory` (re-exported here).
 """
 
 from __future__ import annotations
@@ -32,51 +32,23 @@ from weft.ai.chat.page import render_page
 from weft.ai.chat.trigger import ChatTriggerError, ChatTriggerOptions, chat_trigger_options, is_chat_trigger
 from weft.ai.memory.buffer_window import input_session_key
 from weft.binary import pretty_bytes
-from weft.db.memory import ChatMemoryRepository
 from weft.errors import WeftError
 from weft.nodes.webhooks import WebhookOptions, WebhookResponse
 from weft.services.activation import ActiveWorkflows
 from weft.services.auth import AuthService
 from weft.services.binary_data import PendingBinary
 from weft.services.chat_auth import NOT_AUTHENTICATED, check_basic, check_user, refusal
+from weft.services.chat_memory import DbChatMemory
 from weft.services.prepared import PreparedWorkflow
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.webhook_calls import ERROR, answer
 from weft.services.webhook_requests import BadRequestError, IncomingRequest
-from weft.services.write_lock import WriteLock
 from weft.workflow import AI_MEMORY, Item, NodeModel, Run
 
 #: n8n's Simple Memory, whose sessions the chat lists (``loadPreviousSession``).
 SIMPLE_MEMORY_TYPE = "@n8n/n8n-nodes-langchain.memoryBufferWindow"
 
 log = logging.getLogger("weft.chat")
-
-
-# --------------------------------------------------------------------------- memory
-
-
-class DbChatMemory:
-    """:class:`~weft.nodes.contract.ChatMemoryStore` over the ``chat_memory`` table.
-
-    Each call opens its own session, so any thread may use it; appends take the instance's SQLite write lock.
-    """
-
-    def __init__(self, repository: ChatMemoryRepository, write_lock: WriteLock | None = None) -> None:
-        self._repository = repository
-        self._write_lock = write_lock
-
-    def load(self, session_key: str, *, last: int | None = None) -> list[dict[str, Any]]:
-        return self._repository.load(session_key, last=last)
-
-    def append(self, session_key: str, messages: list[dict[str, Any]]) -> None:
-        if self._write_lock is None:
-            self._repository.append(session_key, messages)
-            return
-        with self._write_lock.held():
-            self._repository.append(session_key, messages)
-
-    def clear(self, session_key: str) -> None:
-        self._repository.clear(session_key)
 
 
 # --------------------------------------------------------------------------- finding the trigger

@@ -4,16 +4,19 @@
 * sub-workflows (Execute Workflow) run as their own stored executions (mode ``integrated``, linked to the
   parent execution), loaded from the database by id or given as JSON (``parameter``/``localFile``); a
   sub-workflow that waits makes its parent wait (:mod:`weft.services.subworkflows`);
-* chat memory (``chat_memory``), kept in the database;
+* chat memory (``chat_memory``), kept in the database (:mod:`weft.services.chat_memory`);
 * the webhook response channel (:class:`~weft.nodes.webhooks.WebhookResponder`) when the
   execution answers an HTTP request.
+
+It needs of the runner only what :class:`ExecutionHost` names, so this module does not import the runner (which
+imports it): the services modules import each other one way (``tests/test_services_graph.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from weft.engine.services import (
     DEFAULT_MAX_DEPTH,
@@ -23,13 +26,19 @@ from weft.engine.services import (
 )
 from weft.errors import NodeOperationError, WorkflowDefinitionError
 from weft.nodes.contract import ChatMemoryStore, ExecuteContext
+from weft.nodes.registry import NodeRegistry
 from weft.nodes.webhooks import WebhookResponse
+from weft.services.chat_memory import DbChatMemory
+from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare
+from weft.services.run_result import RunResult
 from weft.services.subworkflows import note_sub_execution, parent_link, wait_for_child
 from weft.workflow import Item, NodeOutput
 
 if TYPE_CHECKING:
-    from weft.services.prepared import PreparedWorkflow
-    from weft.services.runner import WorkflowRunner
+    from weft.db.store import Store
+    from weft.services.write_lock import WriteLock
+
+T = TypeVar("T")
 
 #: Called with the response a Respond to Webhook node built (at most once per execution).
 ResponseSink = Callable[[WebhookResponse], None]
@@ -38,12 +47,41 @@ ResponseSink = Callable[[WebhookResponse], None]
 EXECUTE_WORKFLOW = "n8n-nodes-base.executeWorkflow"
 
 
+class ExecutionHost(Protocol):
+    """What :class:`DbServices` uses of the :class:`~weft.services.runner.WorkflowRunner` that runs its execution."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def write_lock(self) -> WriteLock | None: ...
+    @property
+    def registry(self) -> NodeRegistry: ...
+    @property
+    def cache(self) -> WorkflowCache: ...
+
+    async def db_write(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
+
+    def spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]: ...
+
+    async def run(
+        self,
+        prepared: PreparedWorkflow,
+        *,
+        mode: str,
+        start_node: str | None = None,
+        trigger_items: list[Item] | None = None,
+        parent_execution_id: str | None = None,
+        depth: int = 0,
+        parent_execution: dict[str, Any] | None = None,
+    ) -> RunResult: ...
+
+
 class DbServices:
     """The :class:`~weft.nodes.contract.ExecutionServices` of one stored execution."""
 
     def __init__(
         self,
-        runner: WorkflowRunner,
+        runner: ExecutionHost,
         *,
         execution_id: str | None = None,
         depth: int = 0,
@@ -68,8 +106,6 @@ class DbServices:
     @property
     def chat_memory(self) -> ChatMemoryStore:
         """Simple Memory's messages, kept in the database (``chat_memory`` table)."""
-        from weft.services.chat import DbChatMemory
-
         return DbChatMemory(self.runner.store.memory, self.runner.write_lock)
 
     # ------------------------------------------------------------------ credentials
@@ -130,8 +166,6 @@ class DbServices:
         return sub_workflow_output(ctx.node.name, result.run, last_run_only=returns_last_run_only(prepared.workflow))
 
     async def _load(self, ctx: ExecuteContext, workflow: Mapping[str, Any]) -> PreparedWorkflow:
-        from weft.services.prepared import prepare
-
         try:
             if "nodes" not in workflow and "id" in workflow:
                 stored = await asyncio.to_thread(self.runner.store.workflows.get, str(workflow["id"]))
@@ -173,4 +207,4 @@ def _check_can_wait(ctx: ExecuteContext, calls_as_tool: bool) -> None:
         )
 
 
-__all__ = ["DbServices", "ResponseSink"]
+__all__ = ["DbServices", "ExecutionHost", "ResponseSink"]

@@ -23,12 +23,13 @@ from weft.queue import messages, tasks
 from weft.services.binary_data import store_pending
 from weft.services.db_services import ResponseSink
 from weft.services.prepared import PreparedWorkflow
+from weft.services.run_result import ChunkSink, RunResult
 from weft.workflow import Item, RunExecutionData
 
 if TYPE_CHECKING:
     import procrastinate
 
-    from weft.services.runner import ChunkSink, RunResult, WorkflowRunner
+    from weft.services.runner import WorkflowRunner
 
 #: Modes that run in the process that starts them, as in n8n (manual runs stay on the main unless offloaded).
 LOCAL_MODES = frozenset({"manual", "integrated", "cli"})
@@ -103,8 +104,6 @@ class QueueClient:
         respond: ResponseSink | None,
         chunks: ChunkSink | None,
     ) -> RunResult:
-        from weft.services.runner import RunResult
-
         while True:
             kind, payload = await inbox.get()
             if kind == messages.CHUNK and chunks is not None:

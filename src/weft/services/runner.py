@@ -17,7 +17,6 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from weft.binary import Location
@@ -41,7 +40,9 @@ from weft.services.error_workflow import error_workflow_hooks
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
 from weft.services.push import PushHub
 from weft.services.resume_data import first_task, seed_resume
+from weft.services.run_result import ChunkSink, RunResult
 from weft.services.signing import ResumeSigner
+from weft.services.subworkflows import link_to_parent, resume_parent
 from weft.services.write_lock import sqlite_write_lock
 from weft.settings import Settings
 from weft.workflow import Item, Run, RunExecutionData
@@ -56,18 +57,8 @@ if TYPE_CHECKING:
     from weft.services.queue_client import QueueClient
 
 T = TypeVar("T")
-#: Where a streaming execution's chunks go (``sendChunk`` events: ``begin``, ``item``, ``end``, ``error``).
-ChunkSink = Callable[[dict[str, Any]], None]
 #: Seconds the files of an execution that is not saved outlive it (a webhook's answer may be streaming one).
 UNSAVED_FILES_GRACE_S = 30.0
-
-
-@dataclass(frozen=True, kw_only=True)
-class RunResult:
-    execution_id: str
-    run: Run
-    saved: bool
-    """False when the save settings dropped the execution."""
 
 
 class WorkflowRunner(DbCalls):
@@ -250,8 +241,6 @@ class WorkflowRunner(DbCalls):
         trigger_items = await store_pending(self.options.binary_data, location, trigger_items)
         execution = self._execution(prepared, mode, execution_id, services, chunks=chunks)
         if parent_execution is not None:
-            from weft.services.subworkflows import link_to_parent
-
             execution.hooks.on("workflowExecuteBefore", link_to_parent(parent_execution))
         if begin is not None:
             return await self._drive(execution, prepared, lambda: begin(execution))
@@ -288,8 +277,6 @@ class WorkflowRunner(DbCalls):
             execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
             result = await self._drive(execution, prepared, execution.resume)
         if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
-            from weft.services.subworkflows import resume_parent
-
             self.spawn(resume_parent(self, result))
         return result
 
@@ -305,8 +292,6 @@ class WorkflowRunner(DbCalls):
         fresh = not data["resultData"]["runData"]
         result = await self._drive(execution, prepared, execution.start_prepared if fresh else execution.resume)
         if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
-            from weft.services.subworkflows import resume_parent
-
             self.spawn(resume_parent(self, result))
         return result
 

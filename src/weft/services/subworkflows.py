@@ -27,10 +27,12 @@ from typing import TYPE_CHECKING, Any, cast
 from weft.nodes.contract import ExecuteContext
 from weft.nodes.subworkflows import waiting_children, with_resume_error, with_waiting_child
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError
+from weft.services.run_result import RunResult
+from weft.services.waiting import claim_waiting
 from weft.workflow import NodeOutput, Run, RunExecutionData, Workflow
 
 if TYPE_CHECKING:
-    from weft.services.runner import RunResult, WorkflowRunner
+    from weft.services.runner import WorkflowRunner
 
 #: n8n's ``WAIT_FOR_SUB_EXECUTION``: how long a parent waits for its child (the child resumes it before).
 WAIT_FOR_SUB_EXECUTION = datetime(2999, 12, 31, tzinfo=UTC)
@@ -101,8 +103,6 @@ async def resume_parent(runner: WorkflowRunner, child: RunResult) -> None:
 async def resume_orphaned_parents(runner: WorkflowRunner, *, limit: int = 1000) -> list[str]:
     """Resume the parents still waiting for a child that has finished: the process stopped between the child's end
     and its parent's resume (n8n 2.41.1's "parked parents"). Run at start-up; the claim keeps it to one resume."""
-    from weft.services.runner import RunResult
-
     resumed: list[str] = []
     waiting = await runner.db(runner.store.executions.list, statuses=["waiting"], limit=limit)
     for row in waiting:
@@ -123,8 +123,6 @@ async def _resume_waiting_parent(runner: WorkflowRunner, parent_id: str, child: 
     stored = await runner.db(runner.store.executions.get, parent_id)
     if stored is None or stored.status != "waiting" or not _waits_for(stored.data, child.execution_id):
         return
-    from weft.services.waiting import claim_waiting
-
     try:
         claimed = await claim_waiting(runner, parent_id, check_signature=False)
     except (ExecutionConflictError, ExecutionNotFoundError):  # resumed meanwhile by someone else

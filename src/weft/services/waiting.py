@@ -8,11 +8,14 @@ The claim moves ``waiting → running`` with a conditional update, so two concur
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from weft.db.executions import StoredExecution
 from weft.db.transitions import RESUME
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError, InvalidSignatureError
-from weft.services.runner import WorkflowRunner
+
+if TYPE_CHECKING:  # types only: the runner resumes through this module; the repository module loads SQLAlchemy
+    from weft.db.executions import StoredExecution
+    from weft.services.runner import WorkflowRunner
 
 
 async def claim_waiting(

@@ -24,6 +24,7 @@ from weft.services.activation import WebhookTarget
 from weft.services.errors import ExecutionConflictError, ExecutionNotFoundError, InvalidSignatureError
 from weft.services.runner import RunResult, WorkflowRunner
 from weft.services.subworkflows import waits_for_sub_execution
+from weft.services.trigger_webhooks import call_trigger_webhook
 from weft.services.waiting import claim_waiting
 from weft.services.webhook_auth import (
     WAIT_AUTH_PARAMETER,
@@ -51,8 +52,6 @@ async def call_webhook(
     A trigger node's webhook (Telegram Trigger, …) is answered by the node (:mod:`weft.services.trigger_webhooks`).
     """
     if target.trigger:
-        from weft.services.trigger_webhooks import call_trigger_webhook
-
         return await call_trigger_webhook(runner, target.prepared, target.node, request)
     node = target.prepared.workflow.nodes[target.node]
     if not ip_allowed(node, request.client, request.proxies):
