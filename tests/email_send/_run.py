@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from weft.cli.execute import dumps_indented
 from weft.engine import Execution
 from weft.engine.services import LocalServices
 from weft.engine.start import find_called_start
 from weft.nodes.registry import default_registry
 from weft.workflow import Workflow, parse_workflow, validate_workflow
+from weft.workflow.jsjson import pretty_json
 
 CREDENTIAL_NAME = "Local SMTP (acceptance)"
 
@@ -37,7 +37,7 @@ async def run_workflow(data: dict[str, Any], credential: dict[str, Any]) -> dict
     execution = Execution(workflow, registry=registry, mode="cli", services=services)
     run = await execution.run(start_node=find_called_start(workflow))
     await services.wait_background()
-    printed: dict[str, Any] = json.loads(dumps_indented(run))
+    printed: dict[str, Any] = json.loads(pretty_json(run))
     return printed
 
 

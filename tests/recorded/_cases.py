@@ -14,7 +14,6 @@ from typing import Any
 
 from weft.binary import BinaryDataService
 from weft.binary.filesystem import FilesystemManager
-from weft.cli.execute import dumps_indented
 from weft.engine import Execution
 from weft.engine.options import EngineOptions
 from weft.engine.services import LocalServices
@@ -26,6 +25,7 @@ from weft.testing import OracleOpenAIServer
 from weft.testing.mcp_server import McpTestServer
 from weft.testing.saas import FakeSaasServer
 from weft.workflow import Workflow, parse_workflow, validate_workflow
+from weft.workflow.jsjson import pretty_json
 
 from ._normalize import normalize_requests, normalize_run
 from ._services import service_credentials
@@ -187,5 +187,5 @@ async def _execute(
     execution = Execution(workflow, registry=registry, mode="cli", services=services, options=options)
     run = await execution.run(start_node=start)
     await services.wait_background()
-    printed: dict[str, Any] = json.loads(dumps_indented(run))  # through the CLI's JSON writer, as printed
+    printed: dict[str, Any] = json.loads(pretty_json(run))  # through the CLI's JSON writer, as printed
     return printed

@@ -7,7 +7,6 @@ The ``instance`` category always reports the security settings, as n8n's does; l
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -31,6 +30,7 @@ def register(commands: Any) -> None:
 def audit_command(args: argparse.Namespace) -> int:
     from weft.errors import WeftError
     from weft.services.audit import DAYS_ABANDONED_WORKFLOW, generate_audit, parse_categories
+    from weft.workflow.jsjson import pretty_json
 
     try:
         categories = parse_categories(args.categories)
@@ -52,5 +52,5 @@ def audit_command(args: argparse.Namespace) -> int:
     if report == []:
         print("No security issues found")
     else:
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(pretty_json(report) + "\n")
     return 0

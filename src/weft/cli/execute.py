@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import json
 import sys
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 
@@ -23,8 +22,11 @@ def register(commands: Any) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     from weft.cli._sources import LoadError, load_file, load_stored, start_node
+    from weft.expressions import prepare_sandbox
     from weft.nodes.registry import default_registry
+    from weft.workflow.jsjson import pretty_json
 
+    prepare_sandbox()  # built in the background while the workflow and the database load
     registry = default_registry()
     try:
         prepared = load_file(args.file, registry) if args.file is not None else load_stored(args.id, registry)
@@ -35,7 +37,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 2
     run = asyncio.run(_run(prepared, registry, start))
     if args.json or args.rawOutput:
-        sys.stdout.write(dumps_indented(run) + "\n")
+        sys.stdout.write(pretty_json(run) + "\n")
     else:
         print(format_summary(run))
     return 1 if run["status"] in ("error", "canceled", "crashed") else 0
@@ -67,69 +69,6 @@ async def _run_in_process(workflow: Any, registry: Any, start_node: str | None) 
 
     execution = Execution(workflow, registry=registry, mode="cli", services=LocalServices(registry=registry))
     return await execution.run(start_node=start_node)
-
-
-_CONTAINERS = (dict, list, tuple)
-_encoders: dict[int, Any] = {}
-
-
-def dumps_indented(value: Any) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, byte for byte, several times faster on large runs.
-
-    With ``indent``, :mod:`json` encodes in Python; without, in C. Containers whose children are all scalars
-    (most of a run's items) go to the C encoder with a separator that carries the newline and the indentation
-    of their depth; only the containers above them are walked here.
-    """
-    parts: list[str] = []
-    _encode(value, 0, parts)
-    return "".join(parts)
-
-
-def _flat_encoder(depth: int) -> Any:
-    """``encode(value) -> str`` for one line per child at ``depth`` (no newline after the opening bracket)."""
-    encoder = _encoders.get(depth)
-    if encoder is None:
-        separator = ",\n" + "  " * depth
-        if c_make_encoder is not None:
-            chunks = c_make_encoder(
-                None, json.JSONEncoder().default, encode_basestring, None, ": ", separator, False, False, True
-            )
-            encoder = _encoders[depth] = lambda value: "".join(chunks(value, 0))
-        else:  # pragma: no cover - CPython always has the C encoder
-            encoder = _encoders[depth] = json.JSONEncoder(ensure_ascii=False, separators=(separator, ": ")).encode
-    return encoder
-
-
-def _encode(value: Any, depth: int, parts: list[str]) -> None:
-    if not isinstance(value, _CONTAINERS) or not value:
-        parts.append(_flat_encoder(0)(value))
-        return
-    container: Any = value
-    is_dict = isinstance(container, dict)
-    indent = "\n" + "  " * (depth + 1)
-    for child in container.values() if is_dict else container:
-        if child and isinstance(child, _CONTAINERS):
-            break
-    else:  # only scalars and empty containers, which the C encoder writes as the indenting one does
-        text = _flat_encoder(depth + 1)(value)
-        parts.append(f"{text[0]}{indent}{text[1:-1]}\n{'  ' * depth}{text[-1]}")
-        return
-    parts.append("{" if is_dict else "[")
-    separator = indent
-    for key, child in container.items() if is_dict else enumerate(container):
-        parts.append(separator)
-        separator = "," + indent
-        if is_dict:
-            parts.append(_encode_key(key))
-        _encode(child, depth + 1, parts)
-    parts.append(f"\n{'  ' * depth}{'}' if is_dict else ']'}")
-
-
-def _encode_key(key: Any) -> str:
-    """The key and ``: ``, as :mod:`json` writes them (numbers, booleans and ``None`` become strings)."""
-    if type(key) is str:
-        return f"{encode_basestring(key)}: "
-    return json.dumps({key: None}, ensure_ascii=False)[1:-5]
 
 
 def format_summary(run: Any) -> str:

@@ -4,7 +4,6 @@ whether or not the server runs (a running server picks up (de)activations within
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -59,6 +58,7 @@ def import_workflow_command(args: argparse.Namespace) -> int:
 def export_workflow_command(args: argparse.Namespace) -> int:
     from weft.errors import WeftError
     from weft.services.import_export import export_workflow
+    from weft.workflow.jsjson import pretty_json
 
     opened = open_instance()
     if opened is None:
@@ -72,7 +72,7 @@ def export_workflow_command(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.output is None:
-        sys.stdout.write(json.dumps(exported, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(pretty_json(exported) + "\n")
     else:
         count = len(exported) if isinstance(exported, list) else 1
         print(f"Exported {count} workflow{'s' if count != 1 else ''} to {args.output}", file=sys.stderr)

@@ -23,7 +23,7 @@ _QUOTES = "\"'`"
 _MISSING: Any = object()
 
 
-class FromAIParseError(ValueError):
+class FromAIParseError(WorkflowDefinitionError, ValueError):
     """A ``$fromAI()`` call that cannot be parsed (n8n's ``ParseError``)."""
 
 

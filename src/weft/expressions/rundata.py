@@ -10,17 +10,16 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from weft.errors import ExpressionError
 from weft.expressions.context import ExpressionContext
 from weft.workflow import MAIN, Item, TaskData
 
 
-class DataError(Exception):
-    """An expected data problem, shown to the user as an expression error."""
+class DataError(ExpressionError):
+    """An expected data problem, shown to the user as an expression error (recorded for JavaScript to throw)."""
 
     def __init__(self, message: str, description: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.description = description
+        super().__init__(message, description=description)
 
     def record(self) -> dict[str, Any]:
         return {"error": {"message": self.message, "description": self.description}}

@@ -20,6 +20,7 @@ from weft.db.store import Store
 from weft.errors import ConfigurationError
 from weft.services.import_export import instance_cipher
 from weft.settings import Settings
+from weft.workflow.jsjson import pretty_json
 
 
 class NoCredentialsError(ConfigurationError):
@@ -67,7 +68,7 @@ def export_credentials(
 def credentials_json(value: Any, *, pretty: bool) -> str:
     """``JSON.stringify(value, null, pretty ? 2 : undefined)``."""
     if pretty:
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        return pretty_json(value)
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from weft.services.credential_types import type_properties
+from weft.workflow.jsjson import pretty_json
 
 CREDENTIAL_BLANKING_VALUE = "__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6"
 """n8n-workflow's ``CREDENTIAL_BLANKING_VALUE``: a secret that is set, redacted."""
@@ -60,7 +61,7 @@ def _redact_json_field(value: Any) -> str:
     if not text:
         return CREDENTIAL_EMPTY_VALUE
     try:
-        return json.dumps(_redact_leaves(json.loads(text)), indent=2, ensure_ascii=False)
+        return pretty_json(_redact_leaves(json.loads(text)))
     except ValueError:
         return CREDENTIAL_BLANKING_VALUE
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from weft.errors import WeftError
 from weft.services.credential_types import credential_type, type_properties
 
 TIMEOUT_S = 15.0
@@ -27,7 +28,7 @@ NO_TEST = "No testing function found for this credential."
 _REFERENCE = re.compile(r"\{\{\s*\$credentials\??\.([A-Za-z_$][\w$]*)\s*\}\}")
 
 
-class UnsupportedExpression(ValueError):
+class UnsupportedExpression(WeftError, ValueError):
     """An expression in a test request that fails to evaluate."""
 
 

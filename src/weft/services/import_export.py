@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from weft.db.workflows import StoredWorkflow, WorkflowRepository
 from weft.errors import ConfigurationError, WorkflowFileError
 from weft.services.json_limits import UnreadableFileError, read_json_file
 from weft.settings import Settings
+from weft.workflow.jsjson import pretty_json
 from weft.workflow.model import parse_workflow
 
 
@@ -62,7 +62,7 @@ def export_workflow(
     if path is not None:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(exported, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        target.write_text(pretty_json(exported) + "\n", encoding="utf-8")
     return exported
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from weft.db.credentials import CredentialsRepository
-from weft.errors import ConfigurationError
+from weft.errors import ConfigurationError, WeftError
 from weft.nodes.webhooks import WebhookResponse
 from weft.workflow import NodeModel
 
@@ -37,13 +37,12 @@ CREDENTIAL_TYPES = {
 _BASIC = re.compile(r"^ *[Bb][Aa][Ss][Ii][Cc] +([A-Za-z0-9._~+/-]+=*) *$")
 
 
-class WebhookAuthorizationError(Exception):
+class WebhookAuthorizationError(WeftError):
     """A refused webhook call: n8n's status and plain-text message."""
 
     def __init__(self, *, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-        self.message = message
 
     def response(self) -> WebhookResponse:
         return WebhookResponse(status_code=self.status, headers=dict(CHALLENGE), body=self.message.encode())

@@ -3,7 +3,8 @@
 
 n8n is JavaScript, so a number that Python holds as ``2.0`` is ``2`` wherever n8n stringifies a value: a tool's
 result sent to a model, a Set field of type string, an error message. And where n8n shows why a text is not JSON
-(a model's answer, a workflow given as a parameter) it shows V8's message. This is the one place those rules live.
+(a model's answer, a workflow given as a parameter) it shows V8's message. This is the one place those rules live,
+and the one place JSON is pretty-printed (``JSON.stringify(value, null, 2)``'s layout, :func:`pretty_json`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import math
 import re
 import secrets
 from decimal import Decimal
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 
@@ -60,14 +62,88 @@ def js_json(value: Any, indent: int | None = None) -> str:
     as JavaScript writes them (``2`` for ``2.0``, ``0.00001`` for ``1e-05``, ``1e-7`` for ``1e-07``,
     ``100000000000000000000`` for ``1e+20``)."""
     normalized = normalize_numbers(value)
-    separators = (",", ":") if indent is None else (",", ": ")
-    text = json.dumps(normalized, indent=indent, separators=separators, ensure_ascii=False)
+    text = _dumps(normalized, indent)
     if not _EXPONENT.search(text):  # no float in exponent form (a string may match too: then the slow path)
         return text
     tokens: dict[str, str] = {}
     marked = _mark_exponent_floats(normalized, tokens, f"\x00{secrets.token_hex(8)}:")
-    text = json.dumps(marked, indent=indent, separators=separators, ensure_ascii=False)
+    text = _dumps(marked, indent)
     return _TOKEN.sub(lambda m: tokens.get(m.group(1), m.group(0)), text)
+
+
+def _dumps(value: Any, indent: int | None) -> str:
+    if indent == 2:
+        return pretty_json(value)
+    separators = (",", ":") if indent is None else (",", ": ")
+    return json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
+
+
+# --------------------------------------------------------------------------- pretty printing
+
+
+def pretty_json(value: Any) -> str:
+    """``JSON.stringify(value, null, 2)``'s layout with Python's spelling of values: exactly
+    ``json.dumps(value, indent=2, ensure_ascii=False)``, several times faster on large values (a run's items).
+
+    Numbers are written as Python writes them (``2.0``); :func:`js_json` with ``indent=2`` writes them as
+    JavaScript does. With ``indent``, :mod:`json` encodes in Python; without, in C. Containers whose children are
+    all scalars (most of a run's items) go to the C encoder with a separator that carries the newline and the
+    indentation of their depth; only the containers above them are walked here.
+    """
+    parts: list[str] = []
+    _encode(value, 0, parts)
+    return "".join(parts)
+
+
+_CONTAINERS = (dict, list, tuple)
+_encoders: dict[int, Any] = {}
+
+
+def _flat_encoder(depth: int) -> Any:
+    """``encode(value) -> str`` for one line per child at ``depth`` (no newline after the opening bracket)."""
+    encoder = _encoders.get(depth)
+    if encoder is None:
+        separator = ",\n" + "  " * depth
+        if c_make_encoder is not None:
+            chunks = c_make_encoder(
+                None, json.JSONEncoder().default, encode_basestring, None, ": ", separator, False, False, True
+            )
+            encoder = _encoders[depth] = lambda value: "".join(chunks(value, 0))
+        else:  # pragma: no cover - CPython always has the C encoder
+            encoder = _encoders[depth] = json.JSONEncoder(ensure_ascii=False, separators=(separator, ": ")).encode
+    return encoder
+
+
+def _encode(value: Any, depth: int, parts: list[str]) -> None:
+    if not isinstance(value, _CONTAINERS) or not value:
+        parts.append(_flat_encoder(0)(value))
+        return
+    container: Any = value
+    is_dict = isinstance(container, dict)
+    indent = "\n" + "  " * (depth + 1)
+    for child in container.values() if is_dict else container:
+        if child and isinstance(child, _CONTAINERS):
+            break
+    else:  # only scalars and empty containers, which the C encoder writes as the indenting one does
+        text = _flat_encoder(depth + 1)(value)
+        parts.append(f"{text[0]}{indent}{text[1:-1]}\n{'  ' * depth}{text[-1]}")
+        return
+    parts.append("{" if is_dict else "[")
+    separator = indent
+    for key, child in container.items() if is_dict else enumerate(container):
+        parts.append(separator)
+        separator = "," + indent
+        if is_dict:
+            parts.append(_encode_key(key))
+        _encode(child, depth + 1, parts)
+    parts.append(f"\n{'  ' * depth}{'}' if is_dict else ']'}")
+
+
+def _encode_key(key: Any) -> str:
+    """The key and ``: ``, as :mod:`json` writes them (numbers, booleans and ``None`` become strings)."""
+    if type(key) is str:
+        return f"{encode_basestring(key)}: "
+    return json.dumps({key: None}, ensure_ascii=False)[1:-5]
 
 
 #: A number in exponent form as Python's ``repr`` writes it (``1e-05``, ``1.5e+20``).
@@ -160,4 +236,4 @@ def _innermost_open(text: str, pos: int) -> str:
     return stack[-1] if stack else "}"
 
 
-__all__ = ["js_json", "js_json_parse_error", "js_number_string", "json_type", "normalize_numbers"]
+__all__ = ["js_json", "js_json_parse_error", "js_number_string", "json_type", "normalize_numbers", "pretty_json"]

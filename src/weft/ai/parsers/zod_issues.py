@@ -8,12 +8,11 @@ other as a ``custom`` issue.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import jsonschema
 
-from weft.workflow.jsjson import json_type
+from weft.workflow.jsjson import json_type, pretty_json
 
 _ZOD_TYPES = {"integer": "integer", "number": "number", "string": "string", "boolean": "boolean"}
 
@@ -21,7 +20,7 @@ _ZOD_TYPES = {"integer": "integer", "number": "number", "string": "string", "boo
 def zod_message(errors: list[jsonschema.ValidationError]) -> str:
     """``ZodError.message`` for these errors."""
     issues = [issue for error in errors for issue in _issues(error)]
-    return json.dumps(issues, indent=2, ensure_ascii=False)
+    return pretty_json(issues)
 
 
 def _expected(schema: Any) -> str:

@@ -13,6 +13,7 @@ import math
 import re
 from collections.abc import Callable
 
+from weft.errors import WeftError
 from weft.workflow.jsjson import js_number_string
 
 _FUNCTIONS: dict[str, Callable[..., float]] = {
@@ -50,7 +51,7 @@ _CONSTANTS: dict[str, float] = {"pi": math.pi, "PI": math.pi, "e": math.e, "E": 
 MAX_EXPRESSION_LENGTH = 2000
 
 
-class CalculatorError(ValueError):
+class CalculatorError(WeftError, ValueError):
     """The expression is not one the calculator can evaluate."""
 
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from weft.errors import WeftError
 from weft.nodes.values import js_number_repr
 from weft.workflow.jsjson import js_json
 
@@ -22,7 +23,7 @@ _ESCAPES["\\"] = "\\\\"
 _TO_ESCAPE = re.compile("[\0\b\t\n\r\x1a\"'\\\\]")
 
 
-class QueryError(ValueError):
+class QueryError(WeftError, ValueError):
     """A query's parameters do not fit it (n8n's ``Parameter $N referenced in query but no replacement …``)."""
 
 

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any, ClassVar
 
-from weft.errors import NodeError, NodeOperationError
+from weft.errors import NodeError, NodeOperationError, WeftError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
 from weft.nodes.paths import set_path
 from weft.nodes.values import js_string
@@ -27,7 +27,7 @@ UNDEFINED: Any = object()
 """What n8n's ``getValue`` gives for a type it does not read (``set``, ``zset``, ``stream``, a missing key)."""
 
 
-class RedisFailure(Exception):
+class RedisFailure(WeftError):
     """A command or connection failed; ``str()`` is node-redis's message."""
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
+from weft.errors import WeftError
 from weft.nodes.values import js_string
 
 _RESERVED = re.compile(r'[,.():"&?=\\]')
@@ -16,7 +17,7 @@ _CONDITIONS = {"eq", "gt", "gte", "ilike", "is", "lt", "lte", "like", "neq"}
 _SEARCH_FUNCTIONS = {"fts", "plfts", "phfts", "wfts"}
 
 
-class FilterError(ValueError):
+class FilterError(WeftError, ValueError):
     """A condition or parameter the node cannot send (n8n's ``UserError``)."""
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from weft.ai.nodes.mcp_trigger import LIST_TOOLS_KEY, TOOL_CALL_KEY
 from weft.engine import run_workflow
+from weft.errors import WeftError
 from weft.nodes.webhooks import WebhookResponse
 from weft.server.mcp.targets import McpTarget
 from weft.services.db_services import DbServices
@@ -24,8 +25,16 @@ from weft.services.runner import WorkflowRunner
 CACHE_SIZE = 256
 
 
-class TriggerFailedError(Exception):
+class TriggerFailedError(WeftError):
     """The trigger's execution ended without an answer (a tool could not be built): n8n's 500."""
+
+    def __init__(self, node_name: str) -> None:
+        super().__init__(
+            f"The MCP Server Trigger {node_name!r} ended without an answer; open its execution to see which tool "
+            "could not be built.",
+            node_name=node_name,
+        )
+        self.node_name = node_name
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from weft.errors import WeftError
+
 #: What n8n 2.8.4's ``@modelcontextprotocol/sdk`` 1.25 speaks, newest first.
 SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07")
 SERVER_VERSION = "0.1.0"
@@ -32,12 +34,11 @@ def _jsonrpc_type(message: dict[str, Any]) -> Any:
     return JSONRPCRequest if "id" in message else JSONRPCNotification
 
 
-class McpError(Exception):
-    """A request's failure, answered as a JSON-RPC error."""
+class McpError(WeftError):
+    """A request's failure, answered as a JSON-RPC error with ``code``."""
 
     def __init__(self, message: str, code: int = INTERNAL_ERROR) -> None:
         super().__init__(message)
-        self.message = message
         self.code = code
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.responses import Response, StreamingResponse
 
+from weft.errors import WeftError
 from weft.server.mcp.protocol import SUPPORTED_VERSIONS, is_initialize, is_request, valid_message
 from weft.server.mcp.sessions import McpSession
 
@@ -24,11 +25,11 @@ TEXT = "text/html; charset=utf-8"
 EMPTY_TEXT = "text/plain; charset=UTF-8"
 
 
-class TransportError(Exception):
+class TransportError(WeftError):
     """A request the transport refuses before any message is handled: its HTTP answer."""
 
     def __init__(self, response: Response) -> None:
-        super().__init__(response.status_code)
+        super().__init__(f"The MCP transport refused the request (HTTP {response.status_code})")
         self.response = response
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from weft.db.base import NotFoundError
 from weft.db.users import StoredApiKey
+from weft.errors import WeftError
 from weft.server.deps import InstanceDep
 from weft.server.schemas import CredentialIn, CredentialOut, ExecutionOut, WorkflowOut
 from weft.server.views import execution_view
@@ -38,13 +39,12 @@ EXECUTION_FIELDS = (
 )
 
 
-class PublicApiError(Exception):
-    """An answer of the public API: ``status`` and ``{"message": …}``."""
+class PublicApiError(WeftError):
+    """An answer of the public API: ``status`` and ``{"message": …}`` (its own handler, before WeftError's)."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-        self.message = message
 
 
 def require(scope: str) -> Any:

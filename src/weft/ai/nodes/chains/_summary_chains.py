@@ -25,6 +25,7 @@ from weft.ai.models.base import ChatModel
 from weft.ai.nodes.chains._fstring import PromptTemplateError, format_fstring
 from weft.ai.retrieval._js_text import utf16_view
 from weft.ai.retrieval.documents import Document
+from weft.errors import WeftError
 
 #: LangChain's ``DEFAULT_PROMPT`` of the summarization chains (n8n's ``DEFAULT_PROMPT_TEMPLATE``).
 DEFAULT_PROMPT = 'Write a concise summary of the following:\n\n\n"{text}"\n\n\nCONCISE SUMMARY:'
@@ -51,7 +52,7 @@ MAX_TOKENS = 3000
 MAX_ITERATIONS = 10
 
 
-class SummaryChainError(Exception):
+class SummaryChainError(WeftError):
     """The chain cannot run: an unknown method, a prompt that names values it is not given, no documents."""
 
 
