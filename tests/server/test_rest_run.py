@@ -17,7 +17,7 @@ import pytest
 from weft.testing.smtp_server import SmtpCaptureServer
 from weft.testing.workflows import connect, node, workflow
 
-from .conftest import TIMEOUT, LiveServer
+from .conftest import TIMEOUT, LiveServer, wait_for
 
 #: A person's browser (the send-and-wait page ignores link previews and HTTP libraries, as n8n does).
 BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
@@ -269,7 +269,8 @@ def test_a_hitl_tools_request_gives_the_chats_approve_and_decline_links(live: Li
     asked = live.client.post(f"/webhook/{webhook_id}/chat", json=message("Please refund order 42"))
     assert asked.status_code == 200, asked.text
     buttons = {b["text"]: b["link"] for b in asked.json()["message"]["buttons"]}
-    [execution_id] = [r["id"] for r in live.executions(data["id"]) if r["status"] == "waiting"]
+    # the chat gets the buttons as the approval starts waiting; the waiting execution is saved just after
+    [execution_id] = wait_for(lambda: [r["id"] for r in live.executions(data["id"]) if r["status"] == "waiting"])
     info = waiting(live, execution_id).json()["data"]
     assert info["approval"] == {"approveUrl": buttons["Approve"], "declineUrl": buttons["Decline"], "message": None}
     assert live.client.post(info["approval"]["declineUrl"]).status_code == 200
