@@ -22,6 +22,9 @@ from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from weft.ai.models.http_client import ai_httpx2_client
+from weft.errors import WeftError
+
 Transport = Literal["httpStreamable", "sse"]
 
 #: How long opening a session may take (n8n's SDK has no bound; a server that never answers must not hang).
@@ -52,21 +55,19 @@ class McpCallResult:
     """The whole result (``content``, ``isError``, ``structuredContent``, ``_meta`` …)."""
 
 
-class McpConnectError(Exception):
+class McpConnectError(WeftError):
     """The session could not be opened; ``kind`` is ``auth`` (HTTP 401/403) or ``connection``."""
 
     def __init__(self, kind: Literal["auth", "connection"], message: str) -> None:
         super().__init__(message)
         self.kind = kind
-        self.message = message
 
 
-class McpCallError(Exception):
+class McpCallError(WeftError):
     """A request on an open session failed (an MCP error answer, a timeout, the server went away)."""
 
     def __init__(self, message: str, *, broken: bool = False) -> None:
         super().__init__(message)
-        self.message = message
         self.broken = broken
         """The session is unusable (the server went away): open a new one for the next call."""
 
@@ -166,7 +167,8 @@ async def _open(
         headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
     ) -> httpx2.AsyncClient:
         timeout = timeout or httpx2.Timeout(CONNECT_TIMEOUT_S, read=300.0)
-        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, event_hooks={"response": [record]})
+        hooks = {"response": [record]}
+        return ai_httpx2_client(timeout, headers=headers, auth=auth, event_hooks=hooks, follow_redirects=False)
 
     if transport == "sse":
         streams = sse_client(url, headers=headers, timeout=CONNECT_TIMEOUT_S, httpx_client_factory=client)

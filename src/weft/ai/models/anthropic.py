@@ -1,4 +1,8 @@
-"""Anthropic chat models on the official ``anthropic`` SDK (the Messages API)."""
+"""Anthropic chat models on the official ``anthropic`` SDK (the Messages API).
+
+The SDK sends through the kit's HTTP settings (:func:`weft.ai.models.http_client.ai_httpx2_client`: the
+environment's proxies as n8n reads them, the extra CAs of ``WEFT_EXTRA_CA_CERTS``, no ``.netrc``).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from weft.ai.messages import Message, ModelResponse, ToolDefinition
 from weft.ai.models import _anthropic_wire as wire
 from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
 from weft.ai.models.base import RetryPolicy, StreamCallback, generate_with_retries
+from weft.ai.models.http_client import ai_httpx2_client
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 
@@ -98,6 +103,7 @@ class AnthropicChatModel:
                 timeout=s.timeout,
                 max_retries=0,
                 default_headers=s.headers or None,
+                http_client=ai_httpx2_client(s.timeout),
             ) as client:
                 result: Any = await client.messages.create(**known, extra_body=body or None)
                 if callback is None:

@@ -4,7 +4,7 @@ Any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio) works through 
 retries are off (``max_retries=0``); :func:`~weft.ai.models.base.with_retries` applies the node's Max Retries
 to the errors that are worth retrying, the same way for every provider.
 
-The SDK sends through the kit's HTTP client (:func:`weft.nodes.http.clients.new_client`, given as its
+The SDK sends through the kit's HTTP client (:func:`weft.ai.models.http_client.ai_http_client`, given as its
 ``http_client``): the environment's proxies as n8n reads them (``HTTPS_PROXY``, ``NO_PROXY``, …) and the extra CAs
 of ``WEFT_EXTRA_CA_CERTS``, as for the HTTP Request node; ``.netrc`` is never read. (The SDK is built on
 ``httpx2`` but accepts an ``httpx`` client, which is what the kit's layer is.)
@@ -16,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import httpx
 import openai
 
 from weft.ai.errors import ChatModelError
@@ -24,7 +23,7 @@ from weft.ai.messages import Message, ModelResponse, ToolDefinition
 from weft.ai.models import _openai_wire as wire
 from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
 from weft.ai.models.base import RetryPolicy, StreamCallback, generate_with_retries
-from weft.nodes.http.clients import new_client
+from weft.ai.models.http_client import ai_http_client
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 
@@ -112,7 +111,7 @@ class OpenAIChatModel:
                 default_headers=s.headers or None,
                 # The SDK types ``http_client`` as ``httpx2.AsyncClient`` but takes an ``httpx.AsyncClient`` too
                 # (its documented legacy-httpx path: timeouts, errors and streaming are mapped for it).
-                http_client=sdk_http_client(s.timeout),  # type: ignore[arg-type]
+                http_client=ai_http_client(s.timeout),  # type: ignore[arg-type]
             ) as client:
                 return await send(client, messages, tools, callback)
         except openai.APIError as exc:
@@ -219,15 +218,9 @@ async def _consume_response_events(
     return wire.from_sdk_response(final)
 
 
-def sdk_http_client(timeout: float) -> httpx.AsyncClient:
-    """The HTTP client an OpenAI SDK client sends through: the kit's (environment proxies, ``WEFT_EXTRA_CA_CERTS``),
-    following redirects as the SDK's default client does; the SDK closes it with itself."""
-    return new_client(timeout=httpx.Timeout(timeout), follow_redirects=True)
-
-
 def _put(body: dict[str, Any], key: str, value: Any) -> None:
     if value is not None:
         body[key] = value
 
 
-__all__ = ["OPENAI_BASE_URL", "OpenAIChatModel", "OpenAISettings", "sdk_http_client"]
+__all__ = ["OPENAI_BASE_URL", "OpenAIChatModel", "OpenAISettings"]

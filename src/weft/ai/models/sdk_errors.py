@@ -1,6 +1,7 @@
 """HTTP failures worded as the providers' JavaScript SDKs word them, which n8n shows as they are: the Mistral
 SDK's ``SDKError`` (chat and embeddings; recorded: cases s914, s915, s933) and Google's ``@google/generative-ai``
-fetch error (Gemini embeddings; case s932). Each keeps its typed :class:`ChatModelError` class by status."""
+fetch error (Gemini embeddings; case s932), the ``ollama`` library's ``ResponseError`` (Ollama embeddings; cases
+s953-s955). Each keeps its typed :class:`ChatModelError` class by status."""
 
 from __future__ import annotations
 
@@ -54,4 +55,27 @@ def google_fetch_error(url: str, status: int, body: Any) -> ChatModelError:
     return _class(status)(message, provider="Google Gemini", http_code=status)
 
 
-__all__ = ["google_fetch_error", "mistral_status_error"]
+def ollama_response_error(status: int, content_type: str | None, body: str, data: Any) -> ChatModelError:
+    """The ``ollama`` library's message: a JSON answer's ``error`` (``model "x" not found, try pulling it
+    first``), else the body's text, else ``Error 404: Not Found``. The fix goes to the description."""
+    error = data.get("error") if isinstance(data, dict) and "json" in (content_type or "") else None
+    if error:
+        message = str(error)
+    elif "json" not in (content_type or "") and body:
+        message = body
+    else:
+        try:
+            reason = HTTPStatus(status).phrase
+        except ValueError:
+            reason = ""
+        message = f"Error {status}: {reason}"
+    fix = (
+        "Check the model name (pull it on the server with 'ollama pull') and the Base URL and API key of the "
+        "'ollamaApi' credential."
+    )
+    return _class(status)(
+        message, provider="Ollama", http_code=status, description=f"Ollama answered HTTP {status}. {fix}"
+    )
+
+
+__all__ = ["google_fetch_error", "mistral_status_error", "ollama_response_error"]

@@ -4,7 +4,8 @@
 server through the base URL), batching like LangChain's ``OpenAIEmbeddings`` (``batch_size`` texts a request, two
 requests at a time, new lines replaced by spaces unless told not to). :class:`OllamaEmbeddings` speaks Ollama's
 ``POST /api/embed``. Both check the answer: one vector per text, all of one length, numbers only; provider
-failures are the chat models' typed errors (:mod:`weft.ai.models._http_errors`).
+failures are the chat models' typed errors (:mod:`weft.ai.models._http_errors`). Both send through the kit's HTTP
+settings (:func:`~weft.ai.models.http_client.ai_http_client`: environment proxies, ``WEFT_EXTRA_CA_CERTS``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import httpx
 from weft.ai.errors import ChatModelError
 from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
 from weft.ai.models.base import RetryPolicy, with_retries
+from weft.ai.models.http_client import ai_http_client
+from weft.ai.models.sdk_errors import ollama_response_error
 from weft.ai.retrieval.errors import EmbeddingResponseError
 
 Vector = list[float]
@@ -149,6 +152,8 @@ class OpenAIEmbeddings:
                 timeout=s.timeout if s.timeout else openai.NOT_GIVEN,
                 max_retries=0,
                 default_headers=s.headers or None,
+                # The SDK types ``http_client`` as ``httpx2.AsyncClient`` but takes an ``httpx.AsyncClient`` too.
+                http_client=ai_http_client(s.timeout),  # type: ignore[arg-type]
             ) as client:
                 answer = await client.embeddings.create(**self.request(texts))
         except openai.APITimeoutError as exc:
@@ -193,7 +198,7 @@ class OllamaEmbeddings:
         headers = {"Authorization": f"Bearer {s.api_key}"} if s.api_key else {}
         body = {"model": s.model, "input": texts, "truncate": False}
         try:
-            async with httpx.AsyncClient(timeout=s.timeout) as client:
+            async with ai_http_client(s.timeout) as client:
                 answer = await client.post(self._url, json=body, headers=headers)
         except httpx.TimeoutException as exc:
             raise timeout_error(self._endpoint, s.timeout) from exc
@@ -201,7 +206,8 @@ class OllamaEmbeddings:
             raise connection_error(self._endpoint, str(exc) or type(exc).__name__) from exc
         data = _json_body(answer)
         if answer.status_code >= 400:
-            raise status_error(self._endpoint, answer.status_code, str(data.get("error") or answer.text[:200]))
+            content_type = answer.headers.get("content-type")
+            raise ollama_response_error(answer.status_code, content_type, answer.text, data)
         raw = data.get("embeddings")
         return checked_vectors(raw if isinstance(raw, list) else [], len(texts), "Ollama")
 

@@ -19,9 +19,9 @@ import httpx
 from weft.ai.errors import ChatModelError
 from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
 from weft.ai.models.base import RetryPolicy, with_retries
+from weft.ai.models.http_client import ai_http_client
 from weft.ai.models.sdk_errors import google_fetch_error, mistral_status_error
 from weft.ai.retrieval.embeddings import EMBEDDING_RETRIES, Vector, _gathered, checked_vectors, same_length
-from weft.nodes.http.clients import new_client
 
 GEMINI_HOST = "https://generativelanguage.googleapis.com"
 MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
@@ -36,7 +36,7 @@ async def _post(
 ) -> dict[str, Any]:
     """``body`` posted to ``url``: the JSON answer, or the typed error for a failure (``sdk_error``'s when given)."""
     try:
-        async with new_client(timeout=seconds) as client:
+        async with ai_http_client(seconds, follow_redirects=False) as client:
             answer = await client.post(url, json=body, headers=headers)
     except httpx.TimeoutException as exc:
         raise timeout_error(endpoint, seconds) from exc

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import httpx
 
+from weft.ai.models.http_client import ai_http_client
 from weft.ai.tools._http_tool_auth import ToolAuth, tool_auth
 from weft.ai.tools._http_tool_fill import fill_request
 from weft.ai.tools._http_tool_params import (
@@ -34,6 +35,7 @@ from weft.nodes.contract import ExecuteContext, NodeContext, NodeDescription, No
 from weft.nodes.http.optimize import response_optimizer
 from weft.nodes.tool_input import check_tool_input
 from weft.workflow import AI_TOOL, NodeOutput
+from weft.workflow.jsjson import pretty_json
 
 _NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 _TIMEOUT_S = 300.0
@@ -115,7 +117,7 @@ async def _send(ctx: NodeContext, index: int, request: RequestTemplate, auth: To
     headers = {**{k: str(v) for k, v in (parts.get("headers") or {}).items()}, **auth.headers}
     query = {**(parts.get("qs") or {}), **auth.qs}
     try:
-        async with httpx.AsyncClient(timeout=_TIMEOUT_S, follow_redirects=True) as client:
+        async with ai_http_client(_TIMEOUT_S) as client:
             response = await client.request(
                 request.method,
                 request.url,
@@ -144,7 +146,7 @@ def _failure_text(response: httpx.Response) -> str:
             body = json.loads(response.text)
         except ValueError:
             body = response.text
-    serialized = body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False)
+    serialized = body if isinstance(body, str) else pretty_json(body)
     if serialized.strip() and "\0" not in serialized:
         cut = serialized[:_MAX_ERROR_BODY] + ("... [truncated]" if len(serialized) > _MAX_ERROR_BODY else "")
         text += f"\nResponse body: {cut}"
@@ -172,8 +174,8 @@ def _text_of(ctx: NodeContext, index: int, response: httpx.Response) -> str:
         except ValueError:
             body = response.text
     if ctx.get_node_parameter("optimizeResponse", index, False):
-        return json.dumps(response_optimizer(ctx, index)(body), indent=2, ensure_ascii=False)
-    return body if isinstance(body, str) else json.dumps(body, indent=2, ensure_ascii=False)
+        return pretty_json(response_optimizer(ctx, index)(body))
+    return body if isinstance(body, str) else pretty_json(body)
 
 
 __all__ = ["ToolHttpRequest"]
