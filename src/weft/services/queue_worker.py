@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from weft.services.runner import WorkflowRunner
 
 log = logging.getLogger("weft.worker")
+#: Seconds between the task engine's checks for jobs besides its notifications. Procrastinate clears its "new job"
+#: flag after each fetch, so a job queued while a fetch that found nothing was under way waits for this check
+#: (its default, 5 s, showed as 5 s answers to webhooks in bench/bench_queue.py).
+FETCH_POLLING_SECONDS = 0.5
 
 
 def worker_name() -> str:
@@ -130,6 +134,7 @@ class QueueWorker:
                     name=self.name,
                     install_signal_handlers=False,
                     delete_jobs="successful",
+                    fetch_job_polling_interval=FETCH_POLLING_SECONDS,
                     update_heartbeat_interval=max(1.0, self.lease_seconds / 3),
                     stalled_worker_timeout=self.lease_seconds * 3,
                 )
