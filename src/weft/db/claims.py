@@ -65,6 +65,35 @@ def check_claim(connection: Connection, key: int, claim: Claim, *, final: bool =
     return connection.execute(update(_CLAIMS).where(match).values(lease_until=until)).rowcount > 0
 
 
+def mark_queued(connection: Connection, key: int, job_id: int | None = None) -> None:
+    """The execution waits for a worker: a new claim row, or its existing one released (a new token)."""
+    values = {"token": new_token(), "worker": None, "lease_until": None, "job_id": job_id}
+    changed = connection.execute(update(_CLAIMS).where(_CLAIMS.c.execution_id == key).values(values))
+    if changed.rowcount == 0:
+        connection.execute(insert(_CLAIMS).values(execution_id=key, **values))
+
+
+def take(connection: Connection, key: int, worker: str, lease_seconds: float) -> Claim | None:
+    """:meth:`ClaimRepository.claim` in the caller's transaction."""
+    token = new_token()
+    free = or_(_CLAIMS.c.lease_until.is_(None), _CLAIMS.c.lease_until < func.now())
+    until = func.now() + timedelta(seconds=lease_seconds)
+    taken = connection.execute(
+        update(_CLAIMS).where(_CLAIMS.c.execution_id == key, free).values(token=token, worker=worker, lease_until=until)
+    )
+    if taken.rowcount == 0:
+        return None
+    running = connection.execute(
+        update(_EXECUTIONS)
+        .where(_EXECUTIONS.c.id == key, _EXECUTIONS.c.status.in_(sorted(START.sources)))
+        .values(status="running", started_at=func.coalesce(_EXECUTIONS.c.started_at, func.now()))
+    )
+    if running.rowcount == 0:  # it ended (or was stopped) meanwhile: the claim row is a leftover
+        connection.execute(delete(_CLAIMS).where(_CLAIMS.c.execution_id == key))
+        return None
+    return Claim(token=token, lease_seconds=lease_seconds)
+
+
 class ClaimRepository:
     """Claims in one (PostgreSQL) database. Methods are synchronous; call them through ``asyncio.to_thread``."""
 
@@ -73,12 +102,8 @@ class ClaimRepository:
 
     def queue(self, execution_id: str, job_id: int | None = None) -> None:
         """Mark the execution queued for a worker (a new claim row, or an existing one released)."""
-        key = int(execution_id)
         with self._db.engine.begin() as connection:
-            values = {"token": new_token(), "worker": None, "lease_until": None, "job_id": job_id}
-            changed = connection.execute(update(_CLAIMS).where(_CLAIMS.c.execution_id == key).values(values))
-            if changed.rowcount == 0:
-                connection.execute(insert(_CLAIMS).values(execution_id=key, **values))
+            mark_queued(connection, int(execution_id), job_id)
 
     def set_job(self, execution_id: str, job_id: int) -> None:
         """Note the task-engine job that carries the queued execution."""
@@ -88,27 +113,8 @@ class ClaimRepository:
     def claim(self, execution_id: str, worker: str, lease_seconds: float) -> Claim | None:
         """Take the execution for ``worker`` if it is queued or its lease expired; ``None`` otherwise (it ended,
         waits, or another worker holds it). The execution becomes ``running`` in the same transaction."""
-        key = int(execution_id)
-        token = new_token()
-        free = or_(_CLAIMS.c.lease_until.is_(None), _CLAIMS.c.lease_until < func.now())
-        until = func.now() + timedelta(seconds=lease_seconds)
         with self._db.engine.begin() as connection:
-            taken = connection.execute(
-                update(_CLAIMS)
-                .where(_CLAIMS.c.execution_id == key, free)
-                .values(token=token, worker=worker, lease_until=until)
-            )
-            if taken.rowcount == 0:
-                return None
-            running = connection.execute(
-                update(_EXECUTIONS)
-                .where(_EXECUTIONS.c.id == key, _EXECUTIONS.c.status.in_(sorted(START.sources)))
-                .values(status="running", started_at=func.coalesce(_EXECUTIONS.c.started_at, func.now()))
-            )
-            if running.rowcount == 0:  # it ended (or was stopped) meanwhile: the claim row is a leftover
-                connection.execute(delete(_CLAIMS).where(_CLAIMS.c.execution_id == key))
-                return None
-        return Claim(token=token, lease_seconds=lease_seconds)
+            return take(connection, int(execution_id), worker, lease_seconds)
 
     def renew(self, execution_id: str, claim: Claim) -> bool:
         """Extend the lease; False when the claim was taken over (the worker must stop that execution)."""
@@ -161,4 +167,4 @@ class ClaimRepository:
         return None if row is None else row[0]
 
 
-__all__ = ["Claim", "ClaimRepository", "StaleClaimError", "check_claim", "new_token"]
+__all__ = ["Claim", "ClaimRepository", "StaleClaimError", "check_claim", "mark_queued", "new_token", "take"]

@@ -17,7 +17,7 @@ from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, li
 
 from weft.db.base import NotFoundError, dumps, rowcount, to_iso
 from weft.db.binary_data import delete_binary_rows
-from weft.db.claims import Claim, StaleClaimError, check_claim
+from weft.db.claims import Claim, StaleClaimError, check_claim, mark_queued, take
 from weft.db.engine import Database
 from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
@@ -110,8 +110,10 @@ class ExecutionRepository:
         data: RunExecutionData | None = None,
         parent_execution_id: str | None = None,
         retry_of: str | None = None,
+        queued: bool = False,
     ) -> str:
-        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id."""
+        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id; ``queued``: marked
+        queued for a queue worker in the same transaction (:mod:`weft.db.claims`)."""
         now = utcnow()
         row = {
             "workflow_id": workflow.get("id") or None,
@@ -128,6 +130,8 @@ class ExecutionRepository:
         with self._db.engine.begin() as connection:
             key = _inserted_id(connection.execute(_INSERT_EXECUTION, row))
             connection.execute(_INSERT_DATA, {"execution_id": key, **payload})
+            if queued:
+                mark_queued(connection, key)
         return str(key)
 
     def update(self, execution_id: str, run: Run, *, data_text: str | None = None, claim: Claim | None = None) -> None:
@@ -202,6 +206,20 @@ class ExecutionRepository:
         with self._db.transaction() as session:
             _check(session.connection(), key_of(execution_id), claim, execution_id, final=transition.to != "running")
             return rowcount(session.execute(query.values(values))) > 0
+
+    def claim(self, execution_id: str, worker: str, lease_seconds: float) -> tuple[Claim, StoredExecution] | None:
+        """A queue worker's :meth:`~weft.db.claims.ClaimRepository.claim` and the claimed execution with its data,
+        in one transaction; ``None`` when the execution is not to be run (see there)."""
+        key = parse_key(execution_id)
+        if key is None:
+            return None
+        with self._db.transaction() as session:
+            claim = take(session.connection(), key, worker, lease_seconds)
+            if claim is None:
+                return None
+            row = session.get(ExecutionEntity, key, populate_existing=True)
+            data_row = session.get(ExecutionData, key)
+            return None if row is None else (claim, _record(row, data_row))
 
     def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
         key = parse_key(execution_id)

@@ -20,7 +20,7 @@ from weft.engine import Execution
 from weft.engine.start import prepare_start
 from weft.nodes.webhooks import WebhookResponse
 from weft.queue import messages, tasks
-from weft.services.binary_data import store_pending
+from weft.services.binary_data import PendingBinary, store_pending
 from weft.services.db_services import ResponseSink
 from weft.services.prepared import PreparedWorkflow
 from weft.services.run_result import ChunkSink, RunResult
@@ -62,19 +62,23 @@ class QueueClient:
         (streaming on) each chunk as the worker's nodes send it."""
         runner = self.runner
         store = runner.store
-        execution_id = await runner.db(
-            store.executions.create,
-            prepared.data,
-            mode,
-            "new",
-            parent_execution_id=parent_execution_id,
-            retry_of=retry_of,
-        )
+        links = {"parent_execution_id": parent_execution_id, "retry_of": retry_of}
+        execution = Execution(prepared.workflow, registry=runner.registry, mode=mode)
+        if not _has_pending_files(trigger_items):  # the usual case: stored and queued in one transaction
+            prepare_start(execution, start_node, trigger_items, None, None)
+            create = store.executions.create
+            execution_id = await runner.db(
+                create, prepared.data, mode, "new", data=execution.data, queued=True, **links
+            )
+            if started is not None:
+                started(execution_id)
+            return await self.send(execution_id, respond, chunks, queued=True)
+        # files in the trigger's items are stored under the execution's id: the row first, then its start
+        execution_id = await runner.db(store.executions.create, prepared.data, mode, "new", **links)
         if started is not None:
             started(execution_id)
         location = Location(str(prepared.workflow.id or ""), execution_id)
         trigger_items = await store_pending(runner.options.binary_data, location, trigger_items)
-        execution = Execution(prepared.workflow, registry=runner.registry, mode=mode, execution_id=execution_id)
         prepare_start(execution, start_node, trigger_items, None, None)
         await runner.db(store.executions.save_progress, execution_id, execution.data)
         return await self.send(execution_id, respond, chunks)
@@ -85,14 +89,17 @@ class QueueClient:
         await self.runner.db(self.runner.store.executions.save_progress, execution_id, data)
         return await self.send(execution_id, respond)
 
-    async def send(self, execution_id: str, respond: ResponseSink | None, chunks: ChunkSink | None = None) -> RunResult:
-        """Queue a stored execution for a worker and wait for its end."""
+    async def send(
+        self, execution_id: str, respond: ResponseSink | None, chunks: ChunkSink | None = None, *, queued: bool = False
+    ) -> RunResult:
+        """Queue a stored execution for a worker (``queued``: marked so already) and wait for its end. The job's id
+        is not noted on the hot path: a job left behind by a dead worker is retried and finds nothing to run."""
         runner, store = self.runner, self.runner.store
         inbox = self.mailbox.expect(execution_id)
         try:
-            await runner.db(store.claims.queue, execution_id)
-            job_id = await tasks.defer(self.app, execution_id, stream=chunks is not None)
-            await runner.db(store.claims.set_job, execution_id, job_id)
+            if not queued:
+                await runner.db(store.claims.queue, execution_id)
+            await tasks.defer(self.app, execution_id, stream=chunks is not None)
             return await self._outcome(execution_id, inbox, respond, chunks)
         finally:
             self.mailbox.forget(execution_id)
@@ -122,6 +129,12 @@ class QueueClient:
             return False
         await self.runner.db(messages.publish_stop, store.db, execution_id)
         return True
+
+
+def _has_pending_files(items: list[Item] | None) -> bool:
+    return any(
+        isinstance(entry, PendingBinary) for item in items or () for entry in (item.get("binary") or {}).values()
+    )
 
 
 def encode_response(response: WebhookResponse, body: bytes) -> dict[str, Any]:

@@ -59,15 +59,13 @@ class QueueWorker:
 
     async def run_job(self, execution_id: str, stream: bool = False) -> None:
         runner, store = self.runner, self.runner.store
-        claim = await runner.db(store.claims.claim, execution_id, self.name, self.lease_seconds)
-        if claim is None:
+        claimed = await runner.db(store.executions.claim, execution_id, self.name, self.lease_seconds)
+        if claimed is None:
             return  # delivered again: it ended, waits, was stopped, or a live worker holds it
+        claim, stored = claimed
         runner.claims[execution_id] = claim
         outbox = Outbox(runner, execution_id)
         try:
-            stored = await runner.db(store.executions.get, execution_id)
-            if stored is None:
-                return
             if _never_prepared(stored):  # its main stopped before it stored the start: its input is lost
                 await runner.db(store.executions.move, execution_id, ABANDON, claim=claim)
                 return
