@@ -197,20 +197,27 @@ def test_a_streaming_chat_streams_from_the_worker(cluster: Cluster) -> None:
     wait_for(lambda: [e.status for e in _executions(cluster, data["id"])] == ["success"])
 
 
-def test_a_tool_an_agent_requests_runs_on_another_worker(cluster: Cluster, gate: Any) -> None:
-    from tests.server.test_chat import chat_workflow, message
+def _agent_fetching(hold_url: str, answer: str) -> tuple[dict[str, Any], str]:
+    """Chat Trigger → AI Agent (scripted: call Fetch, then ``answer``) with an HTTP Request Tool "Fetch"."""
+    from tests.server.test_chat import chat_workflow
 
     from weft.testing.workflows import node
+
+    data, webhook_id = chat_workflow([{"tool": "Fetch", "args": {}}, answer], memory=False)
+    fetch = node("Fetch", "n8n-nodes-base.httpRequestTool", {"url": hold_url, "toolDescription": "Fetch"}, version=4.2)
+    data["nodes"].append({**fetch, "id": str(uuid.uuid4())})
+    data["connections"]["Fetch"] = {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
+    return data, webhook_id
+
+
+def test_a_tool_an_agent_requests_runs_on_another_worker(cluster: Cluster, gate: Any) -> None:
+    from tests.server.test_chat import message
 
     hold_url, handler = gate
     cluster.env["WEFT_QUEUE_TOOLS_ON_WORKERS"] = "true"
     cluster.start_main()
     workers = [cluster.start_worker(concurrency=1) for _ in range(2)]
-    turns = [{"tool": "Fetch", "args": {}}, "The service said it is done."]
-    data, webhook_id = chat_workflow(turns, memory=False)
-    fetch = node("Fetch", "n8n-nodes-base.httpRequestTool", {"url": hold_url, "toolDescription": "Fetch"}, version=4.2)
-    data["nodes"].append({**fetch, "id": str(uuid.uuid4())})
-    data["connections"]["Fetch"] = {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
+    data, webhook_id = _agent_fetching(hold_url, "The service said it is done.")
     with cluster.client() as client:
         assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
         result: dict[str, Any] = {}
@@ -252,19 +259,14 @@ def _full(cluster: Cluster, execution_id: str) -> Any:
 
 
 def test_a_tool_no_other_worker_takes_runs_on_the_agents_worker(cluster: Cluster, gate: Any) -> None:
-    from tests.server.test_chat import chat_workflow, message
-
-    from weft.testing.workflows import node
+    from tests.server.test_chat import message
 
     hold_url, handler = gate
     handler.opened.set()
     cluster.env["WEFT_QUEUE_TOOLS_ON_WORKERS"] = "true"
     cluster.start_main()
     cluster.start_worker(concurrency=1)  # its one slot runs the agent: nobody else could take the tool
-    data, webhook_id = chat_workflow([{"tool": "Fetch", "args": {}}, "Done anyway."], memory=False)
-    fetch = node("Fetch", "n8n-nodes-base.httpRequestTool", {"url": hold_url, "toolDescription": "Fetch"}, version=4.2)
-    data["nodes"].append({**fetch, "id": str(uuid.uuid4())})
-    data["connections"]["Fetch"] = {"ai_tool": [[{"node": "AI Agent", "type": "ai_tool", "index": 0}]]}
+    data, webhook_id = _agent_fetching(hold_url, "Done anyway.")
     with cluster.client() as client:
         assert client.post("/rest/workflows/import", json=data, params={"activate": True}).status_code == 201
         answer = client.post(f"/webhook/{webhook_id}/chat", json=message("Go"))
