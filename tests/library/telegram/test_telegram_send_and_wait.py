@@ -4,55 +4,25 @@ text, Markdown, the link buttons to the signed resume URL), the execution waitin
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
-from typing import Any
 
-import httpx
-import pytest
-from tests.server.conftest import LiveServer, wait_for
+from tests.library.send_and_wait import approval_workflow, click, resumed_item, service_fixture, wait_for_approval
+from tests.server.conftest import LiveServer
 
 from weft.testing.saas import FakeSaasServer, telegram
 
-BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"
 NODE_ID = "00000000-0000-4000-8000-0000000ab002"
-
-
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["telegram"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
-
-
-def _workflow(live: LiveServer, path: str) -> dict[str, Any]:
-    data = {"accessToken": telegram.TOKEN, "baseUrl": "https://api.telegram.org"}
-    created = live.client.post("/rest/credentials", json={"name": f"tg-{path}", "type": "telegramApi", "data": data})
-    assert created.status_code == 201, created.text
-    credential = {"id": created.json()["data"]["id"], "name": created.json()["data"]["name"]}
-    params = {"operation": "sendAndWait", "chatId": "555000111", "message": "=Refund order {{ $json.body.order }}?",
-              "approvalOptions": {"values": {"approvalType": "double", "approveLabel": "Yes", "disapproveLabel": "No"}},
-              "options": {"appendAttribution": False}}  # fmt: skip
-    return {
-        "id": uuid.uuid4().hex[:16],
-        "name": f"telegram approval {path}",
-        "settings": {"executionOrder": "v1"},
-        "nodes": [
-            {"id": "00000000-0000-4000-8000-0000000ab001", "name": "Webhook", "type": "n8n-nodes-base.webhook",
-             "typeVersion": 2, "position": [0, 0], "webhookId": str(uuid.uuid4()),
-             "parameters": {"httpMethod": "POST", "path": path, "options": {}}},
-            {"id": NODE_ID, "name": "Ask", "type": "n8n-nodes-base.telegram", "typeVersion": 1.2, "position": [200, 0],
-             "webhookId": str(uuid.uuid4()), "parameters": params, "credentials": {"telegramApi": credential}},
-        ],
-        "connections": {"Webhook": {"main": [[{"node": "Ask", "type": "main", "index": 0}]]}},
-    }  # fmt: skip
+saas = service_fixture("telegram")
 
 
 def test_the_question_carries_signed_links_and_a_click_resumes(live: LiveServer, saas: FakeSaasServer) -> None:
     path = f"tg-{uuid.uuid4().hex[:8]}"
-    workflow_id = live.import_workflow(_workflow(live, path))
-    live.client.post(f"/webhook/{path}", json={"order": 42})
-    [execution] = wait_for(lambda: [e for e in live.executions(workflow_id) if e["status"] == "waiting"])
+    params = {"operation": "sendAndWait", "chatId": "555000111", "message": "=Refund order {{ $json.body.order }}?",
+              "approvalOptions": {"values": {"approvalType": "double", "approveLabel": "Yes", "disapproveLabel": "No"}},
+              "options": {"appendAttribution": False}}  # fmt: skip
+    credential = ("telegramApi", {"accessToken": telegram.TOKEN, "baseUrl": "https://api.telegram.org"})
+    workflow = approval_workflow(live, path, node_type="n8n-nodes-base.telegram", version=1.2, credential=credential,
+                                 params=params, node_id=NODE_ID)  # fmt: skip
+    execution = wait_for_approval(live, workflow, path, {"order": 42})
     [sent] = [r for r in saas.requests if r.path.endswith("/sendMessage")]
     assert sent.body["chat_id"] == "555000111" and sent.body["text"] == "Refund order 42?"
     assert sent.body["parse_mode"] == "Markdown" and sent.body["disable_web_page_preview"] is True
@@ -61,9 +31,6 @@ def test_the_question_carries_signed_links_and_a_click_resumes(live: LiveServer,
     prefix = f"{live.url}/webhook-waiting/{execution['id']}/{NODE_ID}?approved="
     assert decline["url"].startswith(prefix + "false&signature=")
     assert approve["url"].startswith(prefix + "true&signature=")
-    forged = approve["url"].replace("approved=true", "approved=false")
-    assert httpx.get(forged, headers={"user-agent": BROWSER}, timeout=10).status_code == 401
-    assert httpx.get(approve["url"], headers={"user-agent": BROWSER}, timeout=10).status_code == 200
-    done = live.wait_status(str(execution["id"]), "success")
-    [item] = done["data"]["resultData"]["runData"]["Ask"][-1]["data"]["main"][0]
-    assert item["json"]["data"]["approved"] is True
+    assert click(approve["url"].replace("approved=true", "approved=false")) == 401
+    assert click(approve["url"]) == 200
+    assert resumed_item(live, execution)["json"]["data"]["approved"] is True
