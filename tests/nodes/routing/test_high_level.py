@@ -18,7 +18,7 @@ from weft.engine.services import LocalServices
 from weft.nodes.routing.functions import find_port
 from weft.nodes.routing.ports import high_level as ports
 from weft.testing.saas import FakeSaasServer
-from weft.testing.saas import high_level as fake
+from weft.testing.saas import _high_level_data as fake
 
 DESCRIPTION = Path(weft.__file__).parent / "nodes" / "descriptions" / "n8n-nodes-base.highLevel.json"
 CREDENTIALS: dict[str, dict[str, Any]] = {
