@@ -3,7 +3,6 @@ on, the mailbox their workers answer through, and the leader lock in PostgreSQL.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING
 from weft.queue import messages, tasks
 from weft.queue.leader import PostgresLeader
 from weft.services.queue_client import QueueClient
-from weft.services.queue_worker import requeue_expired
+from weft.services.queue_worker import every_third_of_lease, requeue, requeue_expired
 from weft.settings import Settings
 
 if TYPE_CHECKING:
@@ -29,8 +28,7 @@ ORPHAN_AFTER_S = 60.0
 async def queue_orphan(runner: WorkflowRunner, app: procrastinate.App, execution_id: str) -> None:
     """Queue an execution its main stored but did not queue (it runs from its start, with its stored input)."""
     await runner.db(runner.store.claims.queue, execution_id)
-    job_id = await tasks.defer(app, execution_id, priority=tasks.RESUMED_PRIORITY)
-    await runner.db(runner.store.claims.set_job, execution_id, job_id)
+    await requeue(runner, app, execution_id)
     log.warning("Execution %s was stored but never queued (its main stopped): queued now", execution_id)
 
 
@@ -63,17 +61,17 @@ class QueueMain:
         """The leader's housekeeping: it too takes back executions of dead workers (when every worker is busy or
         gone), queues executions a main stored but stopped before queueing, and prunes messages nobody took."""
         rounds = 0
-        while True:
-            await asyncio.sleep(self.settings.queue_lease_seconds / 3)
-            try:
-                await requeue_expired(runner, self.app)
-                for execution_id in await runner.db(runner.store.claims.orphans, ORPHAN_AFTER_S):
-                    await queue_orphan(runner, self.app, execution_id)
-                rounds += 1
-                if rounds % 1000 == 0:
-                    await runner.db(messages.prune, runner.store.db)
-            except Exception:
-                log.exception("Queue housekeeping failed")
+
+        async def housekeeping() -> None:
+            nonlocal rounds
+            await requeue_expired(runner, self.app)
+            for execution_id in await runner.db(runner.store.claims.orphans, ORPHAN_AFTER_S):
+                await queue_orphan(runner, self.app, execution_id)
+            rounds += 1
+            if rounds % 1000 == 0:
+                await runner.db(messages.prune, runner.store.db)
+
+        await every_third_of_lease(runner, housekeeping, "Queue housekeeping")
 
     async def close(self) -> None:
         if self.mailbox is not None:

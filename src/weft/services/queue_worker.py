@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import os
 import socket
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from weft.db.claims import StaleClaimError
@@ -99,22 +100,15 @@ class QueueWorker:
         stored = await self.runner.db(self.runner.store.executions.get, execution_id, include_data=False)
         return stored is not None and stored.status == "running"
 
-    async def take_back_expired(self) -> None:
-        """Queue again, ahead of new work, the executions of workers whose lease expired."""
-        while True:
-            await asyncio.sleep(self.lease_seconds / 3)
-            try:
-                await requeue_expired(self.runner, self.app)
-            except Exception:
-                log.exception("Taking back expired executions failed")
-
     async def serve(self, concurrency: int) -> None:
         """Run jobs until cancelled."""
         self.register()
         conninfo = tasks.libpq_url(self.runner.settings.database_url)
         background = [
             asyncio.ensure_future(self.keep_leases()),
-            asyncio.ensure_future(self.take_back_expired()),
+            asyncio.ensure_future(
+                every_third_of_lease(self.runner, lambda: requeue_expired(self.runner, self.app), "Taking back")
+            ),
             asyncio.ensure_future(messages.listen_stops(conninfo, self.runner.stop)),
         ]
         tool_results = None
@@ -184,6 +178,23 @@ class Outbox:
                 log.exception("Telling the main about execution %s failed", self._execution_id)
 
 
+async def every_third_of_lease(runner: WorkflowRunner, work: Callable[[], Awaitable[Any]], what: str) -> None:
+    """Do ``work`` every third of the lease until cancelled; a failure is logged and the next round tries again."""
+    while True:
+        await asyncio.sleep(runner.settings.queue_lease_seconds / 3)
+        try:
+            await work()
+        except Exception:
+            log.exception("%s failed", what)
+
+
+async def requeue(runner: WorkflowRunner, app: procrastinate.App, execution_id: str) -> int:
+    """Queue a job for an execution marked queued, ahead of new work (it was lost once); the job's id."""
+    job_id = await tasks.defer(app, execution_id, priority=tasks.RESUMED_PRIORITY)
+    await runner.db(runner.store.claims.set_job, execution_id, job_id)
+    return job_id
+
+
 async def requeue_expired(runner: WorkflowRunner, app: procrastinate.App) -> list[str]:
     """The executions whose lease expired, queued again (their old jobs closed); their ids. Also the jobs dead
     workers fetched before they claimed the execution (no lease exists to expire: their heartbeat tells)."""
@@ -194,10 +205,9 @@ async def requeue_expired(runner: WorkflowRunner, app: procrastinate.App) -> lis
         if old_job is not None:
             with contextlib.suppress(Exception):
                 await tasks.fail_job(app, old_job)
-        job_id = await tasks.defer(app, execution_id, priority=tasks.RESUMED_PRIORITY)
-        await runner.db(runner.store.claims.set_job, execution_id, job_id)
+        job_id = await requeue(runner, app, execution_id)
         log.warning("Execution %s lost its worker: queued again (job %s)", execution_id, job_id)
     return [execution_id for execution_id, _ in released]
 
 
-__all__ = ["QueueWorker", "requeue_expired", "worker_name"]
+__all__ = ["QueueWorker", "every_third_of_lease", "requeue", "requeue_expired", "worker_name"]
