@@ -269,28 +269,33 @@ class WorkflowRunner(DbCalls):
         location = Location(str(stored.workflow_id or ""), stored.id)
         resume_items = await store_pending(self.options.binary_data, location, resume_items)
         seed_resume(data, resume_items, resume_request)
-        if self.queue is not None:
-            result = await self.queue.resume(stored.id, data, respond)
-        else:
-            prepared = prepare(stored.workflow_data or {}, self.registry)
-            services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
-            execution = self._execution(prepared, stored.mode, stored.id, services, data=data)
-            result = await self._drive(execution, prepared, execution.resume)
-        if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
-            self.spawn(resume_parent(self, result))
-        return result
+        if self.queue is not None:  # a worker runs it, and resumes its parent if it has one
+            return await self.queue.resume(stored.id, data, respond)
+        return await self._run_stored(stored, data, respond, from_start=False)
 
     async def run_queued(
         self, stored: StoredExecution, *, respond: ResponseSink | None = None, chunks: ChunkSink | None = None
     ) -> RunResult:
         """Run an execution a queue worker claimed: from its start when no node ran yet, else on from its last saved
-        node (it was taken back from a worker that died)."""
+        node (it was taken back from a worker that died, or it resumes from a wait)."""
         data = restore_waiting_keys(stored.data or empty_run_data())
+        fresh = not data["resultData"]["runData"]
+        return await self._run_stored(stored, data, respond, chunks, from_start=fresh)
+
+    async def _run_stored(
+        self,
+        stored: StoredExecution,
+        data: RunExecutionData,
+        respond: ResponseSink | None,
+        chunks: ChunkSink | None = None,
+        *,
+        from_start: bool,
+    ) -> RunResult:
+        """Drive a stored execution with ``data``; a sub-workflow that waited then resumes its parent."""
         prepared = prepare(stored.workflow_data or {}, self.registry)
         services = DbServices(self, execution_id=stored.id, depth=0, respond=respond)
         execution = self._execution(prepared, stored.mode, stored.id, services, data=data, chunks=chunks)
-        fresh = not data["resultData"]["runData"]
-        result = await self._drive(execution, prepared, execution.start_prepared if fresh else execution.resume)
+        result = await self._drive(execution, prepared, execution.start_prepared if from_start else execution.resume)
         if data.get("parentExecution"):  # a sub-workflow that waited: its parent waits for it
             self.spawn(resume_parent(self, result))
         return result
