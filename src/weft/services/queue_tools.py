@@ -54,7 +54,9 @@ class ToolOffload:
         self.app = app
         self.mailbox = mailbox
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._pumps: dict[str, asyncio.Task[None]] = {}
+        """The results awaited, by request."""
+        self._pumps: dict[str, tuple[asyncio.Task[None], set[str]]] = {}
+        """Per execution with tool runs elsewhere: the task passing its results on, and its requests awaited."""
 
     def __call__(
         self, execution: Execution, entry: ExecuteData, node_type: NodeType, run_index: int, inputs: list[Item]
@@ -74,7 +76,7 @@ class ToolOffload:
         request = uuid.uuid4().hex
         answer = asyncio.get_running_loop().create_future()
         self._waiting[request] = answer
-        self._pump(execution_id)
+        self._pump(execution_id).add(request)
         try:
             arguments = {"execution_id": execution_id, "request": request, "entry": entry, "run_index": run_index}
             job_id = await tasks.defer_tool(self.app, **arguments, inputs=inputs)
@@ -85,21 +87,26 @@ class ToolOffload:
             return _output(entry, await answer)
         finally:
             self._waiting.pop(request, None)
+            self._done(execution_id, request)
 
-    def _pump(self, execution_id: str) -> None:
-        if execution_id in self._pumps:
-            return
-        inbox = self.mailbox.expect(execution_id)
-        task = asyncio.ensure_future(self._deliver(inbox))
-        self._pumps[execution_id] = task
-        task.add_done_callback(lambda _: self._forget(execution_id))
+    def _pump(self, execution_id: str) -> set[str]:
+        """The requests of the execution awaited; its results' pump started with the first."""
+        if execution_id not in self._pumps:
+            task = asyncio.ensure_future(self._deliver(self.mailbox.expect(execution_id)))
+            self._pumps[execution_id] = (task, set())
+        return self._pumps[execution_id][1]
 
-    def _forget(self, execution_id: str) -> None:
-        self._pumps.pop(execution_id, None)
-        self.mailbox.forget(execution_id)
+    def _done(self, execution_id: str, request: str) -> None:
+        """The request is answered; the pump stops with the execution's last one."""
+        task, requests = self._pumps[execution_id]
+        requests.discard(request)
+        if not requests:
+            task.cancel()
+            del self._pumps[execution_id]
+            self.mailbox.forget(execution_id)
 
     async def _deliver(self, inbox: asyncio.Queue[tuple[str, Any]]) -> None:
-        while self._waiting:
+        while True:
             _, payload = await inbox.get()
             future = self._waiting.get(str(payload.get("request")))
             if future is not None and not future.done():
