@@ -240,18 +240,23 @@ def _companies(request: ApiRequest) -> ApiReply:
     return ApiReply(body={key: page, "has-more": more, "hasMore": more, "offset": start + len(page)})
 
 
-def _company(request: ApiRequest) -> ApiReply:
-    _authorized(request)
-    company_id = request.params["id"]
-    _throttled(company_id)
-    values = COMPANIES.get(company_id)
-    require(values is not None, _not_found())
-    assert values is not None
-    if request.method == "DELETE":
-        return ApiReply(status=204, text="")
-    if request.method == "PUT":
-        values = {**values, **_named(request)}
-    return ApiReply(body=_v1_object("company", company_id, values))
+def _one(kind: str, records: dict[str, dict[str, Any]]) -> Any:
+    """The route of one v1 company or deal: get it, update it (``PUT``) or delete it."""
+
+    def answer(request: ApiRequest) -> ApiReply:
+        _authorized(request)
+        record_id = request.params["id"]
+        _throttled(record_id)
+        values = records.get(record_id)
+        require(values is not None, _not_found())
+        assert values is not None
+        if request.method == "DELETE":
+            return ApiReply(status=204, text="")
+        if request.method == "PUT":
+            values = {**values, **_named(request)}
+        return ApiReply(body=_v1_object(kind, record_id, values))
+
+    return answer
 
 
 def _by_domain(request: ApiRequest) -> ApiReply:
@@ -279,20 +284,6 @@ def _deals(request: ApiRequest) -> ApiReply:
     page, more = _page(found, start, min(size, 3))
     key = "results" if "recent" in request.path else "deals"
     return ApiReply(body={key: page, "hasMore": more, "offset": start + len(page)})
-
-
-def _deal(request: ApiRequest) -> ApiReply:
-    _authorized(request)
-    deal_id = request.params["id"]
-    _throttled(deal_id)
-    values = DEALS.get(deal_id)
-    require(values is not None, _not_found())
-    assert values is not None
-    if request.method == "DELETE":
-        return ApiReply(status=204, text="")
-    if request.method == "PUT":
-        values = {**values, **_named(request)}
-    return ApiReply(body=_v1_object("deal", deal_id, values))
 
 
 def _search(request: ApiRequest) -> ApiReply:
@@ -372,11 +363,11 @@ def _ticket(request: ApiRequest) -> ApiReply:
 
 def _install_objects(server: FakeApiServer) -> None:
     server.route("*", r"/companies/v2/companies(/paged|/recent/modified)?", _companies, host=HOST)
-    server.route("*", r"/companies/v2/companies/(?P<id>\d+)", _company, host=HOST)
-    server.route("DELETE", r"/crm/v3/objects/companies/(?P<id>[^/]+)", _company, host=HOST)
+    server.route("*", r"/companies/v2/companies/(?P<id>\d+)", _one("company", COMPANIES), host=HOST)
+    server.route("DELETE", r"/crm/v3/objects/companies/(?P<id>[^/]+)", _one("company", COMPANIES), host=HOST)
     server.route("POST", r"/companies/v2/domains/(?P<domain>[^/]+)/companies", _by_domain, host=HOST)
     server.route("*", r"/deals/v1/deal(/paged|/recent/created)?", _deals, host=HOST)
-    server.route("*", r"/deals/v1/deal/(?P<id>\d+)", _deal, host=HOST)
+    server.route("*", r"/deals/v1/deal/(?P<id>\d+)", _one("deal", DEALS), host=HOST)
     server.route("POST", r"/crm/v3/objects/(?P<kind>contacts|deals)/search", _search, host=HOST)
     server.route("GET", r"/engagements/v1/engagements/paged", _engagements, host=HOST)
     server.route("POST", r"/engagements/v1/engagements", _new_engagement, host=HOST)
