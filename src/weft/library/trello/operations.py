@@ -45,18 +45,24 @@ def _unknown(p: Params, operation: str) -> NodeOperationError:
     return NodeOperationError(p.scope.node_name, f'The operation "{operation}" is not known!', item_index=p.index)
 
 
-def board(p: Params, operation: str) -> Call:
-    if operation == "create":
-        body = {"name": p("name"), "desc": p("description"), **p.fields("additionalFields")}
-        return Call("POST", "boards", body)
+def _one(p: Params, operation: str, where: Callable[[], str]) -> Call:
+    """Delete, get (``additionalFields`` as the query) or update (``updateFields``) the one record at ``where()``
+    (read only for a known operation)."""
     if operation not in ("delete", "get", "update"):
         raise _unknown(p, operation)
-    endpoint = f"boards/{p('id', extract=True)}"
+    endpoint = where()
     if operation == "delete":
         return Call("DELETE", endpoint)
     if operation == "get":
         return Call("GET", endpoint, qs=p.fields("additionalFields"))
     return Call("PUT", endpoint, qs=p.fields("updateFields"))
+
+
+def board(p: Params, operation: str) -> Call:
+    if operation == "create":
+        body = {"name": p("name"), "desc": p("description"), **p.fields("additionalFields")}
+        return Call("POST", "boards", body)
+    return _one(p, operation, lambda: f"boards/{p('id', extract=True)}")
 
 
 def board_member(p: Params, operation: str) -> Call:
@@ -79,14 +85,7 @@ def card(p: Params, operation: str) -> Call:
     if operation == "create":
         body = {"idList": p("listId"), "name": p("name"), "desc": p("description")}
         return Call("POST", "cards", {**body, **p.fields("additionalFields")})
-    if operation not in ("delete", "get", "update"):
-        raise _unknown(p, operation)
-    endpoint = f"cards/{p('id', extract=True)}"
-    if operation == "delete":
-        return Call("DELETE", endpoint)
-    if operation == "get":
-        return Call("GET", endpoint, qs=p.fields("additionalFields"))
-    return Call("PUT", endpoint, qs=p.fields("updateFields"))
+    return _one(p, operation, lambda: f"cards/{p('id', extract=True)}")
 
 
 def card_comment(p: Params, operation: str) -> Call:
@@ -165,14 +164,7 @@ def label(p: Params, operation: str) -> Call:
         if operation == "addLabel":
             return Call("POST", cards, {"value": p("id")})
         return Call("DELETE", f"{cards}/{p('id')}")
-    if operation not in ("delete", "get", "update"):
-        raise _unknown(p, operation)
-    endpoint = f"labels/{p('id')}"
-    if operation == "delete":
-        return Call("DELETE", endpoint)
-    if operation == "get":
-        return Call("GET", endpoint, qs=p.fields("additionalFields"))
-    return Call("PUT", endpoint, qs=p.fields("updateFields"))
+    return _one(p, operation, lambda: f"labels/{p('id')}")
 
 
 BUILDERS: dict[str, Callable[[Params, str], Call]] = {
