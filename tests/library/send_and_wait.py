@@ -1,33 +1,16 @@
-"""What the "Send and Wait for Response" tests of the services share: the service's fake as the server's proxy, a
-Webhook → service node workflow with a stored credential, the execution brought to its wait, a link clicked as a
-browser, and the item the resumed node outputs."""
+"""What the "Send and Wait for Response" tests of the services share: a Webhook → service node workflow with a
+stored credential, the execution brought to its wait, a link clicked as a browser, the item the resumed node
+outputs."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
-import pytest
 from tests.server.conftest import LiveServer, wait_for
 
-from weft.testing.saas import FakeSaasServer
-
 BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36"
-
-
-def service_fixture(name: str) -> Callable[..., Iterator[FakeSaasServer]]:
-    """A ``saas`` fixture: the fake of service ``name``, and the environment that makes it the HTTPS proxy."""
-
-    @pytest.fixture
-    def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-        with FakeSaasServer(only=[name]) as server:
-            for variable, value in server.proxy_env().items():
-                monkeypatch.setenv(variable, value)
-            yield server
-
-    return saas
 
 
 def approval_workflow(
@@ -80,4 +63,4 @@ def resumed_item(live: LiveServer, execution: dict[str, Any]) -> dict[str, Any]:
     return item  # type: ignore[no-any-return]
 
 
-__all__ = ["BROWSER", "approval_workflow", "click", "resumed_item", "service_fixture", "wait_for_approval"]
+__all__ = ["BROWSER", "approval_workflow", "click", "resumed_item", "wait_for_approval"]

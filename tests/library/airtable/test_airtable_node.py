@@ -5,10 +5,9 @@ real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -20,12 +19,7 @@ BASE = {"__rl": True, "mode": "id", "value": "appWeftFake00001"}
 CONTACTS = {"__rl": True, "mode": "id", "value": "tblContacts00001"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["airtable"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("airtable")
 
 
 async def _run(params: dict[str, Any], version: float = 2.1, items: list[Any] | None = None) -> tuple[list[Any], Any]:

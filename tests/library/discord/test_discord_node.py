@@ -6,10 +6,10 @@ Recorded cases s351-s371 hold the outputs to real n8n."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -28,12 +28,7 @@ GUILD = {"__rl": True, "mode": "id", "value": discord.GUILD}
 BUILDS = {"__rl": True, "mode": "id", "value": "1200000000000000003"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["discord"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("discord")
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import uuid
 
-from tests.library.send_and_wait import approval_workflow, click, resumed_item, service_fixture, wait_for_approval
+from tests.library.fakes import service_fixture
+from tests.library.send_and_wait import approval_workflow, click, resumed_item, wait_for_approval
 from tests.server.conftest import LiveServer
 
 from weft.testing.saas import FakeSaasServer, discord

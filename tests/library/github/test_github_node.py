@@ -6,10 +6,9 @@ hold the outputs to real n8n."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -24,12 +23,7 @@ CREDENTIALS = {
 }
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["github"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("github")
 
 
 async def _run(params: dict[str, Any], version: float = 1.1, **node: Any) -> tuple[list[Any], Any]:

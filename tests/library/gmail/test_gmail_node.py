@@ -5,10 +5,10 @@ the node and the field). Recorded cases s201-s229 hold the outputs to real n8n."
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -21,12 +21,7 @@ SERVICE_ACCOUNT = {"email": google_oauth.SERVICE_ACCOUNT_EMAIL, "privateKey": go
 FILE = "return [{json: {}, binary: {data: {data: Buffer.from('hi there').toString('base64'), mimeType: 'text/plain', fileName: 'hi.txt'}}}];"  # noqa: E501
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["gmail", "google_oauth"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("gmail", "google_oauth")
 
 
 async def _run(params: dict[str, Any], *, items: str | None = None, **node: Any) -> tuple[list[Any], Any]:

@@ -5,11 +5,10 @@ fixed "now"). Recorded cases s621-s632 hold the outputs to real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -21,12 +20,7 @@ CREDENTIALS = {"googleCalendarOAuth2Api": {"oauthTokenData": {"access_token": "c
 PRIMARY = {"__rl": True, "mode": "list", "value": "ada@weft.example"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["google_calendar"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("google_calendar")
 
 
 async def _run(params: dict[str, Any], version: float = 1.3, **node: Any) -> tuple[list[Any], Any]:

@@ -5,10 +5,9 @@ the outputs to real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -23,12 +22,7 @@ CREDENTIALS = {
 }
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["google_docs", "google_oauth", "google_drive"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("google_docs", "google_oauth", "google_drive")
 
 
 async def _run(params: dict[str, Any], version: float = 2, **node: Any) -> tuple[list[Any], Any]:

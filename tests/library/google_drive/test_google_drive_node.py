@@ -5,10 +5,9 @@ account, typed errors naming the node and the field). Recorded cases s240-s263 h
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -26,12 +25,7 @@ def rl(value: str, mode: str = "id") -> dict[str, Any]:
     return {"__rl": True, "mode": mode, "value": value}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["google_drive", "google_oauth"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("google_drive", "google_oauth")
 
 
 async def _run(params: dict[str, Any], *, items: str | None = None, **node: Any) -> tuple[list[Any], Any]:

@@ -4,12 +4,11 @@ errors naming the node and the parameter. Recorded cases s101-s149 hold the outp
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
 import jwt
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -28,12 +27,7 @@ def _sheet(value: Any, mode: str = "name") -> dict[str, Any]:
     return {"__rl": True, "mode": mode, "value": value}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["google_oauth", "google_sheets"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("google_oauth", "google_sheets")
 
 
 async def _run(params: dict[str, Any], *, version: float = 4.7, items: list[dict[str, Any]] | None = None,

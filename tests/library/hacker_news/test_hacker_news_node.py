@@ -5,22 +5,15 @@ cases s841-s848 hold the outputs to real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
 from weft.testing.saas import FakeSaasServer
 
-
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["hacker_news"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("hacker_news")
 
 
 async def _run(params: dict[str, Any], **node: Any) -> tuple[list[Any], Any]:

@@ -5,10 +5,9 @@ Weft lacks. Recorded cases s551-s566 hold the outputs to real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -19,12 +18,7 @@ CREDENTIALS = {"hubspotApi": {"apiKey": "hubspot-test-key"}, "hubspotAppToken": 
 KINDS = {"apiKey": "hubspotApi", "appToken": "hubspotAppToken", "oAuth2": "hubspotOAuth2Api"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["hubspot"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("hubspot")
 
 
 async def _run(params: dict[str, Any], version: float = 2.1, **node: Any) -> tuple[list[Any], Any]:

@@ -6,10 +6,9 @@ cases s740-s749 hold the outputs to real n8n."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -27,12 +26,7 @@ CREDENTIALS = {
 _KINDS = {"cloud": "jiraSoftwareCloudApi", "server": "jiraSoftwareServerApi", "serverPat": "jiraSoftwareServerPatApi"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["jira"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("jira")
 
 
 async def _run(params: dict[str, Any], items: list[dict[str, Any]] | None = None) -> tuple[list[Any], Any]:

@@ -3,10 +3,9 @@ for ``api.linear.app``): the query texts n8n sends, cursor paging with limits, G
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -17,12 +16,7 @@ CREDENTIALS = {"linearApi": {"apiKey": "lin_api_weft_test"},
                "linearOAuth2Api": {"oauthTokenData": {"access_token": "lin_oauth_weft_test"}}}  # fmt: skip
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["linear"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("linear")
 
 
 async def _run(params: dict[str, Any], version: float = 1.1, **node: Any) -> tuple[list[Any], Any]:

@@ -6,10 +6,9 @@ n8n."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -22,12 +21,7 @@ CREDENTIALS = {
 }
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["mailchimp"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("mailchimp")
 
 
 async def _run(params: dict[str, Any], credentials: dict[str, Any] | None = None) -> tuple[list[Any], Any]:

@@ -5,10 +5,10 @@ credential test. Recorded cases s851-s860 hold the outputs to real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -21,12 +21,7 @@ CREDENTIALS = {"mattermostApi": {"accessToken": "mattermost-test-token", "baseUr
 CH1 = "chan0000000000000000000001"
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["mattermost"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("mattermost")
 
 
 async def _run(params: dict[str, Any], credentials: Any = None, **node: Any) -> tuple[list[Any], Any]:

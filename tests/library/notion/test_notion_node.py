@@ -4,10 +4,10 @@ the parameter, the credential test. Recorded cases s451-s470 hold the outputs to
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -19,12 +19,7 @@ from weft.testing.saas import FakeSaasServer, notion
 TASKS = {"__rl": True, "mode": "id", "value": notion.TASKS}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["notion"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("notion")
 
 
 async def _run(params: dict[str, Any], version: float = 2.2, **node: Any) -> tuple[list[Any], Any]:

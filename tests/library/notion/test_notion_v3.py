@@ -4,10 +4,10 @@ parameter, the v3 helpers (filters, blocks, key names). Recorded cases s475-s499
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -21,12 +21,7 @@ from weft.testing.saas import FakeSaasServer, notion
 SOURCE = {"__rl": True, "mode": "id", "value": notion.TASKS_SOURCE}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["notion"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("notion")
 
 
 async def _run(params: dict[str, Any], oauth: bool = False) -> tuple[list[Any], Any]:

@@ -5,11 +5,10 @@ real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import httpx
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -35,12 +34,7 @@ def rl(value: str, mode: str = "id") -> dict[str, Any]:
     return {"__rl": True, "value": value, "mode": mode}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["slack"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("slack")
 
 
 async def _run(

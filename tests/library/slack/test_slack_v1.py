@@ -5,10 +5,10 @@ n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -16,13 +16,7 @@ from weft.library.slack.slack_node import Slack
 from weft.testing.saas import FakeSaasServer
 from weft.testing.saas import _slack_data as data
 
-
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["slack"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("slack")
 
 
 async def _run(params: dict[str, Any], token: str = data.BOT_TOKEN, **node: Any) -> tuple[list[Any], Any]:

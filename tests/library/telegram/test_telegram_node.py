@@ -5,10 +5,9 @@ the parameter, the credential test). Recorded cases s401-s421 hold the outputs t
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -19,12 +18,7 @@ CREDENTIAL = {"accessToken": telegram.TOKEN, "baseUrl": "https://api.telegram.or
 IMAGE = "/9j/4AAQSkZJRgABAQ=="  # the start of a JPEG, base64
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["telegram"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("telegram")
 
 
 async def _run(params: dict[str, Any], *, items: str | None = None, **node: Any) -> tuple[list[Any], Any]:

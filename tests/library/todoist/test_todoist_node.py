@@ -5,10 +5,9 @@ Recorded cases s641-s650 hold the outputs to real n8n."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -20,12 +19,7 @@ CREDENTIALS = {"todoistApi": {"apiKey": "todoist-test-token"},
 WORK = {"__rl": True, "mode": "id", "value": "2203306142"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["todoist"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("todoist")
 
 
 async def _run(params: dict[str, Any], version: float = 2.2, **node: Any) -> tuple[list[Any], Any]:

@@ -4,20 +4,12 @@ no recording shows it), other resources output nothing. Recorded cases s671-s673
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
+from tests.library.fakes import service_fixture
 from tests.library.todoist.test_todoist_node import WORK, _run
 
 from weft.testing.saas import FakeSaasServer
 
-
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["todoist"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("todoist")
 
 
 async def test_v1_create_looks_up_label_names_and_parses_the_priority(saas: FakeSaasServer) -> None:

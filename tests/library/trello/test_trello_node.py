@@ -4,10 +4,9 @@ errors, the credential test. Recorded cases s720-s729 hold the outputs to real n
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -18,12 +17,7 @@ CREDENTIALS = {"trelloApi": {"apiKey": trello.KEY, "apiToken": trello.TOKEN}}
 BACKLOG = "60d0fe4f5311236168a1a002"
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["trello"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("trello")
 
 
 async def _run(params: dict[str, Any], **node: Any) -> tuple[list[Any], Any]:

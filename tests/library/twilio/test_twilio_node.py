@@ -6,10 +6,9 @@ continue-on-fail, unknown operations as typed errors, the credential test reques
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -23,12 +22,7 @@ KEY_CREDENTIAL = {"authType": "apiKey", "accountSid": ACCOUNT, "apiKeySid": KEY_
 SMS = {"resource": "sms", "operation": "send", "from": "+14155238886", "to": "+14155550100", "message": "Hi"}
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["twilio"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("twilio")
 
 
 async def _run(params: dict[str, Any], credential: Any = None, items: int = 1, **node: Any) -> tuple[list[Any], Any]:

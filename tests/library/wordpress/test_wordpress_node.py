@@ -6,10 +6,9 @@ Recorded cases s601-s612 hold the outputs to real n8n."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
+from tests.library.fakes import service_fixture
 
 from weft.engine import run_workflow
 from weft.engine.services import LocalServices
@@ -20,12 +19,7 @@ CREDENTIALS = {"wordpressApi": {"url": "https://wp.weft.example", "username": wo
                                 "password": wordpress.PASSWORD}}  # fmt: skip
 
 
-@pytest.fixture
-def saas(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSaasServer]:
-    with FakeSaasServer(only=["wordpress"]) as server:
-        for name, value in server.proxy_env().items():
-            monkeypatch.setenv(name, value)
-        yield server
+saas = service_fixture("wordpress")
 
 
 async def _run(
