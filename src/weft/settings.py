@@ -76,6 +76,11 @@ class Settings:
     ``N8N_RUNNERS_MAX_CONCURRENCY``, 5); more wait for a free one."""
     block_env_access_in_node: bool = True
     """``WEFT_BLOCK_ENV_ACCESS_IN_NODE``: when true, expressions and Code nodes cannot read ``$env``."""
+    demo_nodes: bool = False
+    """``WEFT_DEMO_NODES`` (beyond n8n): offer Weft's keyless demo and test models, the Scripted Chat Model
+    (``weft.lmChatScripted``), the Demo Chat Model (``weft.lmChatDemo``) and Demo Embeddings (``weft.embeddingsDemo``):
+    in the editor's node panel, ``GET /rest/node-types``, and to workflows. Off, a workflow using one is refused with
+    an error naming the node and this setting. ``scripts/demo`` turns it on for itself."""
     executions_mode: str = "regular"
     """``WEFT_EXECUTIONS_MODE`` (n8n's ``EXECUTIONS_MODE``): ``regular`` runs executions in the process that starts
     them; ``queue`` hands them to ``weft worker`` processes (PostgreSQL only; docs/queue-mode.md)."""
@@ -190,6 +195,7 @@ class Settings:
             regex_timeout=_positive(env, "WEFT_REGEX_TIMEOUT", 1),
             code_workers=max(1, _int(env, "WEFT_CODE_WORKERS", 5)),
             block_env_access_in_node=_bool(env, "WEFT_BLOCK_ENV_ACCESS_IN_NODE", True),
+            demo_nodes=demo_nodes_from_env(env),
             executions_mode=_choice(env, "WEFT_EXECUTIONS_MODE", "regular", {"regular", "queue"}),
             queue_lease_seconds=_positive(env, "WEFT_QUEUE_LEASE_SECONDS", 10),
             save_execution_progress=_bool(env, "WEFT_EXECUTIONS_DATA_SAVE_ON_PROGRESS", False),
@@ -239,6 +245,11 @@ def instance_base_url(public_url: str, host: str, port: int) -> str:
     elif ":" in name and not name.startswith("["):
         name = f"[{name}]"
     return f"http://{name}/" if port == 80 else f"http://{name}:{port}/"
+
+
+def demo_nodes_from_env(environ: Mapping[str, str] | None = None) -> bool:
+    """``WEFT_DEMO_NODES`` alone (:attr:`Settings.demo_nodes`), for the CLI to read before any command runs."""
+    return _bool(os.environ if environ is None else environ, "WEFT_DEMO_NODES", False)
 
 
 def _binary_default(env: Mapping[str, str]) -> str:
@@ -313,4 +324,4 @@ def _url(raw: str) -> str:
     return raw if not raw or raw.endswith("/") else raw + "/"
 
 
-__all__ = ["Settings", "instance_base_url"]
+__all__ = ["Settings", "demo_nodes_from_env", "instance_base_url"]

@@ -47,7 +47,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    if not _offer_demo_nodes():
+        return 2
     return handler(args)
+
+
+def _offer_demo_nodes() -> bool:
+    """Offer the demo models to every command when ``WEFT_DEMO_NODES`` is on; ``False`` (reported) when it is not a
+    boolean."""
+    from weft.errors import ConfigurationError
+    from weft.settings import demo_nodes_from_env
+
+    try:
+        wanted = demo_nodes_from_env()
+    except ConfigurationError as exc:
+        print(f"weft: {exc}", file=sys.stderr)
+        return False
+    if wanted:
+        from weft.nodes.registry import allow_demo_nodes
+
+        allow_demo_nodes()
+    return True
 
 
 if __name__ == "__main__":  # pragma: no cover

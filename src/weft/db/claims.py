@@ -16,19 +16,37 @@ the database's (``now()``), so machines with different clocks agree.
 
 from __future__ import annotations
 
+import functools
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Interval,
+    Row,
+    Select,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 
 from weft.db.engine import Database
-from weft.db.orm import Base, ExecutionClaimEntity, ExecutionEntity
+from weft.db.orm import Base, ExecutionClaimEntity, ExecutionData, ExecutionEntity
 from weft.db.transitions import START
 from weft.errors import WeftError
 
 _CLAIMS = Base.metadata.tables[ExecutionClaimEntity.__tablename__]
 _EXECUTIONS = Base.metadata.tables[ExecutionEntity.__tablename__]
+_DATA = Base.metadata.tables[ExecutionData.__tablename__]
 
 
 class StaleClaimError(WeftError):
@@ -56,13 +74,19 @@ def new_token() -> int:
     return secrets.randbits(62) + 1
 
 
+_MATCH = and_(_CLAIMS.c.execution_id == bindparam("b_key"), _CLAIMS.c.token == bindparam("b_token"))
+_LEASE = func.now() + bindparam("b_lease", type_=Interval())
+_RENEW = update(_CLAIMS).where(_MATCH).values(lease_until=_LEASE)
+_END = delete(_CLAIMS).where(_MATCH)
+#: The claim ended (parameters ``b_key``, ``b_token``), as a part of a worker's last write of the execution: the
+#: ids of the executions whose claim it ended (none: it was taken over).
+ENDED = _END.returning(_CLAIMS.c.execution_id).cte("ended")
+
+
 def check_claim(connection: Connection, key: int, claim: Claim, *, final: bool = False) -> bool:
     """Whether ``claim`` still holds execution ``key``; renews its lease (``final``: ends the claim instead)."""
-    match = and_(_CLAIMS.c.execution_id == key, _CLAIMS.c.token == claim.token)
-    if final:
-        return connection.execute(delete(_CLAIMS).where(match)).rowcount > 0
-    until = func.now() + timedelta(seconds=claim.lease_seconds)
-    return connection.execute(update(_CLAIMS).where(match).values(lease_until=until)).rowcount > 0
+    params = {"b_key": key, "b_token": claim.token, "b_lease": timedelta(seconds=claim.lease_seconds)}
+    return connection.execute(_END if final else _RENEW, params).rowcount > 0
 
 
 def mark_queued(connection: Connection, key: int, job_id: int | None = None) -> None:
@@ -73,25 +97,88 @@ def mark_queued(connection: Connection, key: int, job_id: int | None = None) -> 
         connection.execute(insert(_CLAIMS).values(execution_id=key, **values))
 
 
-def take(connection: Connection, key: int, worker: str, lease_seconds: float) -> Claim | None:
-    """:meth:`ClaimRepository.claim` in the caller's transaction."""
-    token = new_token()
+#: SQL that queues a task-engine job for the execution whose id is the given SQL expression and evaluates to the
+#: job's id; its bind parameters' values come with it (queue mode's :func:`weft.queue.tasks.queued_job`).
+JobSql = Callable[[ColumnElement[int]], ColumnElement[int]]
+
+
+@dataclass(frozen=True)
+class QueuedJob:
+    sql: JobSql
+    params: Mapping[str, Any]
+
+
+def insert_queued(connection: Connection, row: Mapping[str, Any], payload: Mapping[str, Any], job: QueuedJob) -> int:
+    """Store a new execution (``row``: its columns, ``payload``: its ``workflow_data`` and ``data``) queued for a
+    worker, with the job that carries it: one statement (a main's hot path), so none of the three exists without
+    the others. Its id."""
+    params = {f"b_{name}": value for name, value in {**row, **payload}.items()}
+    params["b_token"] = new_token()
+    return int(connection.execute(_inserting(job.sql, tuple(row)), {**params, **job.params}).scalar_one())
+
+
+@functools.cache
+def _inserting(job: JobSql, columns: tuple[str, ...]) -> Select[Any]:
+    values = {name: bindparam(f"b_{name}", type_=_EXECUTIONS.c[name].type) for name in columns}
+    entity = insert(_EXECUTIONS).values(values).returning(_EXECUTIONS.c.id).cte("entity")
+    workflow = bindparam("b_workflow_data", type_=_DATA.c.workflow_data.type)
+    data = (
+        insert(_DATA)
+        .from_select(["execution_id", "workflow_data", "data"], select(entity.c.id, workflow, bindparam("b_data")))
+        .returning(_DATA.c.execution_id)
+        .cte("data")
+    )
+    claim = (
+        insert(_CLAIMS)
+        .from_select(
+            ["execution_id", "token", "job_id"],
+            select(entity.c.id, bindparam("b_token", type_=_CLAIMS.c.token.type), job(entity.c.id)),
+        )
+        .returning(_CLAIMS.c.execution_id)
+        .cte("claim")
+    )
+    return select(claim.c.execution_id).add_cte(data)
+
+
+def take(connection: Connection, key: int, worker: str, lease_seconds: float) -> tuple[Claim, Row[Any]] | None:
+    """:meth:`ClaimRepository.claim` in one statement (a worker's hot path): the claim, and the execution's row with
+    its ``workflow_data`` and ``data`` as it became ``running``; ``None`` when it is not to be run."""
+    claim = Claim(token=new_token(), lease_seconds=lease_seconds)
+    params = {"b_key": key, "b_token": claim.token, "b_worker": worker, "b_lease": timedelta(seconds=lease_seconds)}
+    row = connection.execute(_TAKE, params).first()
+    if row is None:
+        return None
+    if row.id is None:  # taken, but it ended (or was stopped) meanwhile: the claim row is a leftover
+        connection.execute(_END, params)
+        return None
+    return claim, row
+
+
+def _taking() -> Select[Any]:
+    """Take the claim if it is queued or its lease expired, make the execution ``running`` if it may start, and
+    read it: one row when the claim was taken (the execution's columns null when it may not start), none when not."""
     free = or_(_CLAIMS.c.lease_until.is_(None), _CLAIMS.c.lease_until < func.now())
-    until = func.now() + timedelta(seconds=lease_seconds)
-    taken = connection.execute(
-        update(_CLAIMS).where(_CLAIMS.c.execution_id == key, free).values(token=token, worker=worker, lease_until=until)
+    taken = (
+        update(_CLAIMS)
+        .where(_CLAIMS.c.execution_id == bindparam("b_key"), free)
+        .values(token=bindparam("b_token"), worker=bindparam("b_worker"), lease_until=_LEASE)
+        .returning(_CLAIMS.c.execution_id)
+        .cte("taken")
     )
-    if taken.rowcount == 0:
-        return None
-    running = connection.execute(
+    running = (
         update(_EXECUTIONS)
-        .where(_EXECUTIONS.c.id == key, _EXECUTIONS.c.status.in_(sorted(START.sources)))
+        .where(_EXECUTIONS.c.id.in_(select(taken.c.execution_id)), _EXECUTIONS.c.status.in_(sorted(START.sources)))
         .values(status="running", started_at=func.coalesce(_EXECUTIONS.c.started_at, func.now()))
+        .returning(*_EXECUTIONS.c)
+        .cte("running")
     )
-    if running.rowcount == 0:  # it ended (or was stopped) meanwhile: the claim row is a leftover
-        connection.execute(delete(_CLAIMS).where(_CLAIMS.c.execution_id == key))
-        return None
-    return Claim(token=token, lease_seconds=lease_seconds)
+    joined = taken.outerjoin(running, running.c.id == taken.c.execution_id).outerjoin(
+        _DATA, _DATA.c.execution_id == running.c.id
+    )
+    return select(running, _DATA.c.workflow_data, _DATA.c.data).select_from(joined)
+
+
+_TAKE = _taking()
 
 
 class ClaimRepository:
@@ -114,7 +201,8 @@ class ClaimRepository:
         """Take the execution for ``worker`` if it is queued or its lease expired; ``None`` otherwise (it ended,
         waits, or another worker holds it). The execution becomes ``running`` in the same transaction."""
         with self._db.engine.begin() as connection:
-            return take(connection, int(execution_id), worker, lease_seconds)
+            taken = take(connection, int(execution_id), worker, lease_seconds)
+        return None if taken is None else taken[0]
 
     def renew(self, execution_id: str, claim: Claim) -> bool:
         """Extend the lease; False when the claim was taken over (the worker must stop that execution)."""
@@ -167,4 +255,16 @@ class ClaimRepository:
         return None if row is None else row[0]
 
 
-__all__ = ["Claim", "ClaimRepository", "StaleClaimError", "check_claim", "mark_queued", "new_token", "take"]
+__all__ = [
+    "ENDED",
+    "Claim",
+    "ClaimRepository",
+    "JobSql",
+    "QueuedJob",
+    "StaleClaimError",
+    "check_claim",
+    "insert_queued",
+    "mark_queued",
+    "new_token",
+    "take",
+]

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -91,6 +91,13 @@ class Database:
         """A session inside one transaction: committed on success, rolled back on error."""
         with self.sessions.begin() as session:
             yield session
+
+    @contextmanager
+    def autocommit(self) -> Iterator[Connection]:
+        """A connection on which each statement is its own transaction: one round trip per statement, no
+        ``BEGIN``/``COMMIT`` (for hot-path writes that are one statement)."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            yield connection
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration (``alembic upgrade head``)."""

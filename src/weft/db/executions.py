@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, literal, or_, select, update
+from sqlalchemy import CursorResult, Row, Select, bindparam, delete, func, insert, literal, or_, select, update
 
 from weft.db.base import NotFoundError, dumps, rowcount, to_iso
 from weft.db.binary_data import delete_binary_rows
-from weft.db.claims import Claim, StaleClaimError, check_claim, mark_queued, take
+from weft.db.claims import ENDED, Claim, QueuedJob, StaleClaimError, check_claim, insert_queued, take
 from weft.db.engine import Database
 from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
@@ -43,6 +43,19 @@ _UPDATE_EXECUTION = (
 )
 _UPDATE_DATA = update(_DATA).where(_DATA.c.execution_id == bindparam("b_key")).values(data=bindparam("b_data"))
 
+
+def _updating_claimed() -> Select[bool, bool]:
+    """:data:`_UPDATE_EXECUTION` and :data:`_UPDATE_DATA` if the claim ``b_token`` holds the execution, which it
+    ends (PostgreSQL): whether it held (``held``), whether the execution exists (``found``)."""
+    entity = _UPDATE_EXECUTION.where(_EXECUTIONS.c.id.in_(select(ENDED.c.execution_id)))
+    entity_ids = entity.returning(_EXECUTIONS.c.id).cte("entity")
+    data = _UPDATE_DATA.where(_DATA.c.execution_id.in_(select(entity_ids.c.id))).returning(_DATA.c.execution_id)
+    held = select(func.count()).select_from(ENDED).scalar_subquery()
+    found = select(func.count()).select_from(entity_ids).scalar_subquery()
+    return select(held > 0, found > 0).add_cte(data.cte("data"))
+
+
+_UPDATE_CLAIMED = _updating_claimed()
 
 #: Statuses of executions that are not over; they are never pruned.
 UNFINISHED_STATUSES = tuple(sorted(UNFINISHED))
@@ -110,10 +123,11 @@ class ExecutionRepository:
         data: RunExecutionData | None = None,
         parent_execution_id: str | None = None,
         retry_of: str | None = None,
-        queued: bool = False,
+        job: QueuedJob | None = None,
     ) -> str:
-        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id; ``queued``: marked
-        queued for a queue worker in the same transaction (:mod:`weft.db.claims`)."""
+        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id. ``job`` (queue mode):
+        the SQL that queues the task-engine job running it; the execution is stored queued for a worker
+        (:mod:`weft.db.claims`) with that job, in one statement."""
         now = utcnow()
         row = {
             "workflow_id": workflow.get("id") or None,
@@ -126,12 +140,13 @@ class ExecutionRepository:
             "created_at": now,
         }
         payload = {"workflow_data": dict(workflow), "data": dumps(data if data is not None else empty_run_data())}
+        if job is not None:
+            with self._db.autocommit() as connection:
+                return str(insert_queued(connection, row, payload, job))
         # Core statements, not ORM units of work: this and update() run once per execution (hot path).
         with self._db.engine.begin() as connection:
             key = _inserted_id(connection.execute(_INSERT_EXECUTION, row))
             connection.execute(_INSERT_DATA, {"execution_id": key, **payload})
-            if queued:
-                mark_queued(connection, key)
         return str(key)
 
     def update(self, execution_id: str, run: Run, *, data_text: str | None = None, claim: Claim | None = None) -> None:
@@ -149,8 +164,15 @@ class ExecutionRepository:
             "b_wait_till": state.wait_till,
             "b_data": dumps(run["data"]) if data_text is None else data_text,
         }
+        if claim is not None:  # a queue worker's last write: one statement
+            with self._db.autocommit() as connection:
+                held, found = connection.execute(_UPDATE_CLAIMED, {**params, "b_token": claim.token}).one()
+            if not held:
+                raise StaleClaimError(execution_id)
+            if not found:
+                raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
+            return
         with self._db.engine.begin() as connection:
-            _check(connection, key, claim, execution_id, final=True)
             if rowcount(connection.execute(_UPDATE_EXECUTION, params)) == 0:
                 raise NotFoundError(f"Execution {execution_id!r} does not exist.", execution_id=execution_id)
             connection.execute(_UPDATE_DATA, params)
@@ -209,17 +231,13 @@ class ExecutionRepository:
 
     def claim(self, execution_id: str, worker: str, lease_seconds: float) -> tuple[Claim, StoredExecution] | None:
         """A queue worker's :meth:`~weft.db.claims.ClaimRepository.claim` and the claimed execution with its data,
-        in one transaction; ``None`` when the execution is not to be run (see there)."""
+        in one statement; ``None`` when the execution is not to be run (see there)."""
         key = parse_key(execution_id)
         if key is None:
             return None
-        with self._db.transaction() as session:
-            claim = take(session.connection(), key, worker, lease_seconds)
-            if claim is None:
-                return None
-            row = session.get(ExecutionEntity, key, populate_existing=True)
-            data_row = session.get(ExecutionData, key)
-            return None if row is None else (claim, _record(row, data_row))
+        with self._db.autocommit() as connection:
+            taken = take(connection, key, worker, lease_seconds)
+        return None if taken is None else (taken[0], _record(taken[1], taken[1]))
 
     def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
         key = parse_key(execution_id)
@@ -363,7 +381,7 @@ def _filtered(
     return query
 
 
-def _record(row: ExecutionEntity, data_row: ExecutionData | None) -> StoredExecution:
+def _record(row: ExecutionEntity | Row[Any], data_row: ExecutionData | Row[Any] | None) -> StoredExecution:
     return StoredExecution(
         id=str(row.id),
         workflow_id=row.workflow_id,

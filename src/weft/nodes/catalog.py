@@ -1,7 +1,8 @@
 """The built-in node types: each type's name and where its class is in the library (:mod:`weft.library`).
 
 The registry imports a class from its ``"module:Class"`` string the first time a workflow uses the type; this
-module imports nothing, so a process loads only the nodes its workflows use."""
+module imports nothing, so a process loads only the nodes its workflows use. :data:`DEMO_NODE_TYPES` names the demo
+and test models that the registry offers only when asked for."""
 
 from __future__ import annotations
 
@@ -104,3 +105,15 @@ CATALOG: dict[str, str] = {
     _BASE + "linear": "weft.library.linear.linear:Linear",
     _BASE + "whatsApp": "weft.library.whatsapp.whatsapp_node:WhatsApp",
 }
+
+#: Weft's demo and test models, ``{type name: display name}``: keyless and canned, so no production instance offers
+#: them unless ``WEFT_DEMO_NODES`` is on (:func:`weft.nodes.registry.allow_demo_nodes`). Their package
+#: (:mod:`weft.ai.nodes`) lists where they are; the registry keeps them aside until they are allowed.
+DEMO_NODE_TYPES: dict[str, str] = {
+    "weft.lmChatScripted": "Scripted Chat Model",
+    "weft.lmChatDemo": "Demo Chat Model",
+    "weft.embeddingsDemo": "Demo Embeddings",
+}
+
+#: The setting that offers :data:`DEMO_NODE_TYPES` (``weft.settings.Settings.demo_nodes``).
+DEMO_NODES_SETTING = "WEFT_DEMO_NODES"

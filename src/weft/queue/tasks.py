@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import Boolean, ColumnElement, Integer, String, bindparam, cast, func, null
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.types import UserDefinedType
+
+from weft.db.claims import QueuedJob
 from weft.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -37,10 +42,40 @@ def libpq_url(database_url: str) -> str:
 
 
 def task_app(database_url: str) -> procrastinate.App:
-    """A Procrastinate app on the instance's database (not opened)."""
+    """A Procrastinate app on the instance's database (not opened). Its queries are one statement each (calls of
+    its SQL functions): its connections commit each one (no ``BEGIN``/``COMMIT`` round trips), and a pooled
+    connection is tested with a round trip only after it sat idle (:func:`_pool`)."""
     import procrastinate
 
-    return procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=libpq_url(database_url)))
+    connector = procrastinate.PsycopgConnector(conninfo=libpq_url(database_url), pool_factory=_pool)
+    return procrastinate.App(connector=connector)
+
+
+#: Seconds a pooled connection may sit idle and still be handed out untested.
+IDLE_CHECK_SECONDS = 10.0
+
+
+def _pool(**arguments: Any) -> Any:
+    """Procrastinate's pool, with its test of every connection at each use (a round trip per query) replaced by
+    one of connections idle for :data:`IDLE_CHECK_SECONDS` (those a restarted server may have closed)."""
+    import time
+    import weakref
+
+    import psycopg_pool
+
+    last_used: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+    async def check_if_idle(connection: Any) -> None:
+        now = time.monotonic()
+        idle = now - last_used.get(connection, float("-inf"))
+        last_used[connection] = now
+        if idle > IDLE_CHECK_SECONDS:
+            await psycopg_pool.AsyncConnectionPool.check_connection(connection)
+
+    async def autocommit(connection: Any) -> None:
+        await connection.set_autocommit(True)
+
+    return psycopg_pool.AsyncConnectionPool(**{**arguments, "check": check_if_idle, "configure": autocommit})
 
 
 async def ensure_schema(app: procrastinate.App) -> None:
@@ -50,6 +85,32 @@ async def ensure_schema(app: procrastinate.App) -> None:
     )
     if not exists["present"]:
         await app.schema_manager.apply_schema_async()
+
+
+class _JobToDefer(UserDefinedType[Any]):
+    """Procrastinate's composite type of a job to queue (its SQL API, versioned with its schema)."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **kw: Any) -> str:
+        return "procrastinate_job_to_defer_v1"
+
+
+def job_sql(execution_id: ColumnElement[Any]) -> ColumnElement[int]:
+    """SQL that queues the job :func:`defer` would, for the execution whose id is the SQL expression
+    ``execution_id``, and evaluates to the job's id: Procrastinate's own function (``procrastinate_defer_jobs_v1``,
+    which also wakes the workers), called inside the statement that stores the execution. Its parameters:
+    :func:`queued_job`."""
+    stream = bindparam("b_job_stream", type_=Boolean())
+    arguments = func.jsonb_build_object("execution_id", cast(execution_id, String), "stream", stream)
+    priority = bindparam("b_job_priority", type_=Integer())
+    job = cast(func.row(QUEUE, TASK, priority, null(), null(), arguments, null()), _JobToDefer())
+    return func.unnest(func.procrastinate_defer_jobs_v1(postgresql.array([job])))
+
+
+def queued_job(*, priority: int = 0, stream: bool = False) -> QueuedJob:
+    """The job of a new execution, queued in the statement that stores it (:meth:`ExecutionRepository.create`)."""
+    return QueuedJob(sql=job_sql, params={"b_job_priority": priority, "b_job_stream": stream})
 
 
 async def defer(app: procrastinate.App, execution_id: str, *, priority: int = 0, stream: bool = False) -> int:
@@ -102,7 +163,9 @@ __all__ = [
     "defer_tool",
     "ensure_schema",
     "fail_job",
+    "job_sql",
     "libpq_url",
+    "queued_job",
     "retry_stalled",
     "task_app",
 ]

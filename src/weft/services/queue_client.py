@@ -66,10 +66,9 @@ class QueueClient:
         execution = Execution(prepared.workflow, registry=runner.registry, mode=mode)
         if not _has_pending_files(trigger_items):  # the usual case: stored and queued in one transaction
             prepare_start(execution, start_node, trigger_items, None, None)
+            job = tasks.queued_job(stream=chunks is not None)
             create = store.executions.create
-            execution_id = await runner.db(
-                create, prepared.data, mode, "new", data=execution.data, queued=True, **links
-            )
+            execution_id = await runner.db(create, prepared.data, mode, data=execution.data, job=job, **links)
             if started is not None:
                 started(execution_id)
             return await self.send(execution_id, respond, chunks, queued=True)
@@ -92,14 +91,14 @@ class QueueClient:
     async def send(
         self, execution_id: str, respond: ResponseSink | None, chunks: ChunkSink | None = None, *, queued: bool = False
     ) -> RunResult:
-        """Queue a stored execution for a worker (``queued``: marked so already) and wait for its end. The job's id
-        is not noted on the hot path: a job left behind by a dead worker is retried and finds nothing to run."""
+        """Queue a stored execution for a worker (``queued``: stored queued with its job already; its messages that
+        came before are kept for it by the mailbox) and wait for its end."""
         runner, store = self.runner, self.runner.store
         inbox = self.mailbox.expect(execution_id)
         try:
             if not queued:
                 await runner.db(store.claims.queue, execution_id)
-            await tasks.defer(self.app, execution_id, stream=chunks is not None)
+                await tasks.defer(self.app, execution_id, stream=chunks is not None)
             return await self._outcome(execution_id, inbox, respond, chunks)
         finally:
             self.mailbox.forget(execution_id)

@@ -31,7 +31,7 @@ from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
 from weft.expressions import ExpressionLimits
 from weft.expressions.offload import configure_workers
 from weft.nodes.files.options import file_options
-from weft.nodes.registry import NodeRegistry
+from weft.nodes.registry import NodeRegistry, allow_demo_nodes
 from weft.nodes.user_regex import configure_regex_timeout
 from weft.services.binary_data import binary_service, store_pending
 from weft.services.db_calls import DbCalls
@@ -91,6 +91,8 @@ class WorkflowRunner(DbCalls):
         )
         configure_workers(settings.code_workers)
         configure_regex_timeout(settings.regex_timeout)
+        if settings.demo_nodes:
+            allow_demo_nodes()  # WEFT_DEMO_NODES: before any workflow is validated
         self.options = EngineOptions(
             expression_limits=ExpressionLimits(time_s=settings.expression_timeout, code_time_s=settings.code_timeout),
             allow_env=not settings.block_env_access_in_node,

@@ -30,7 +30,16 @@ _RETRIEVAL = {
     "toolVectorStore": "tool_vector_store:ToolVectorStore",
 }
 
-#: ``{type name: "module:Class"}`` of the chat-model and chain node types (imported on first use).
+#: Weft's keyless demo and test models. The registry keeps them (``weft.nodes.catalog.DEMO_NODE_TYPES``) out of
+#: the catalog, and never imports their modules, unless ``WEFT_DEMO_NODES`` is on: production offers no canned model.
+DEMO_CATALOG: dict[str, str] = {
+    "weft.lmChatScripted": "weft.ai.nodes.lm_chat_scripted:LmChatScripted",
+    "weft.lmChatDemo": "weft.ai.nodes.lm_chat_demo:LmChatDemo",
+    "weft.embeddingsDemo": "weft.ai.nodes.retrieval.embeddings_demo:EmbeddingsDemo",
+}
+
+#: ``{type name: "module:Class"}`` of the chat-model and chain node types (imported on first use), with the demo
+#: models of :data:`DEMO_CATALOG`.
 CATALOG: dict[str, str] = {
     _LC + "lmChatOpenAi": "weft.ai.nodes.lm_chat_openai:LmChatOpenAi",
     _LC + "lmChatAnthropic": "weft.ai.nodes.lm_chat_anthropic:LmChatAnthropic",
@@ -41,9 +50,6 @@ CATALOG: dict[str, str] = {
     _LC + "lmChatOpenRouter": "weft.ai.nodes.lm_chat_openrouter:LmChatOpenRouter",
     _LC + "lmChatDeepSeek": "weft.ai.nodes.lm_chat_deepseek:LmChatDeepSeek",
     _LC + "openAi": "weft.ai.nodes.openai_node:OpenAi",
-    "weft.lmChatScripted": "weft.ai.nodes.lm_chat_scripted:LmChatScripted",
-    "weft.lmChatDemo": "weft.ai.nodes.lm_chat_demo:LmChatDemo",
-    "weft.embeddingsDemo": "weft.ai.nodes.retrieval.embeddings_demo:EmbeddingsDemo",
     _LC + "chainLlm": "weft.ai.nodes.chains.chain_llm:ChainLlm",
     _LC + "informationExtractor": "weft.ai.nodes.chains.information_extractor:InformationExtractor",
     _LC + "textClassifier": "weft.ai.nodes.chains.text_classifier:TextClassifier",
@@ -52,6 +58,7 @@ CATALOG: dict[str, str] = {
     _LC + "chainSummarization": "weft.ai.nodes.chains.summarization:ChainSummarization",
     # retrieval: embeddings, loader, splitters, vector stores (weft.ai.nodes.retrieval)
     **{_LC + name: "weft.ai.nodes.retrieval." + target for name, target in _RETRIEVAL.items()},
+    **DEMO_CATALOG,
 }
 
-__all__ = ["CATALOG"]
+__all__ = ["CATALOG", "DEMO_CATALOG"]
