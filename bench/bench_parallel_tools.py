@@ -18,6 +18,7 @@ from weft.ai.agent_catalog import agent_registry
 from weft.ai.tools.base import TOOL_OUTPUTS, string_input_schema
 from weft.engine.loop import Execution
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, SupplyDataContext, ToolSpec
+from weft.nodes.registry import NodeRegistry
 from weft.testing.workflows import connect, node, workflow
 from weft.workflow import NodeOutput, Workflow, parse_workflow
 
@@ -58,7 +59,7 @@ def bench_workflow(concurrently: bool) -> Workflow:
 
 
 async def measure(concurrently: bool, repeat: int) -> float:
-    registry = agent_registry()
+    registry = agent_registry(NodeRegistry(demo_nodes=True))  # its model is the Scripted Chat Model, a demo node
     registry.register(SlowTool)
     model = bench_workflow(concurrently)
     times: list[float] = []

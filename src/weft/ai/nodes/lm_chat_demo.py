@@ -1,4 +1,7 @@
-"""``weft.lmChatDemo``: a keyless demo model that calls the tools matching the prompt and reports their results."""
+"""``weft.lmChatDemo``: a keyless demo model that calls the tools matching the prompt and reports their results.
+
+Offered only with ``WEFT_DEMO_NODES`` on (a demo model: ``weft.nodes.catalog.DEMO_NODE_TYPES``).
+"""
 
 from __future__ import annotations
 

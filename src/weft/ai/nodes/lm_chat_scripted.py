@@ -3,7 +3,8 @@
 Parameters: ``turns``, a list (or a JSON string of a list) of turns, each either a text or an object such as
 ``{"toolCalls": [{"name": "Calculator", "args": {"input": "2+2"}}]}`` or ``{"text": "It is {{last_tool_result}}"}``
 (see :mod:`weft.ai.models._turns` for the whole format); ``mode``, ``conversation`` (default: turn *n* answers a
-conversation holding *n* assistant messages) or ``sequential``.
+conversation holding *n* assistant messages) or ``sequential``. Offered only with ``WEFT_DEMO_NODES`` on (a demo
+model: ``weft.nodes.catalog.DEMO_NODE_TYPES``).
 """
 
 from __future__ import annotations

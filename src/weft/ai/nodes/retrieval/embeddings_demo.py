@@ -1,7 +1,8 @@
 """``weft.embeddingsDemo``: Demo Embeddings, a keyless deterministic embedding (Weft only, n8n has no such node).
 
 Supplies :class:`~weft.ai.retrieval.demo_embeddings.HashedEmbeddings` (parameter ``dimensions``, default 256) to a
-vector store, so retrieval workflows run with no API key and no network: examples, tests, first steps.
+vector store, so retrieval workflows run with no API key and no network: examples, tests, first steps. Offered only
+with ``WEFT_DEMO_NODES`` on (a demo model: ``weft.nodes.catalog.DEMO_NODE_TYPES``).
 """
 
 from __future__ import annotations
