@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy import func, insert, select
 
 from weft.db import Cipher, Store
+from weft.db.async_pg import AsyncStatements
 from weft.db.orm import Base, ExecutionMessageEntity, utcnow
 from weft.db.test_support import TEST_DATABASE_URL, reset_schema
 from weft.queue import messages
-from weft.queue.tasks import libpq_url
+from weft.queue.tasks import libpq_url, task_app
 
 pytestmark = pytest.mark.postgres
 WORKFLOW = {"id": "wf1", "name": "messages", "nodes": [], "connections": {}}
@@ -33,12 +34,24 @@ def store(tmp_path: Path) -> Iterator[Store]:
     opened.close()
 
 
+def _url(store: Store) -> str:
+    return store.db.engine.url.render_as_string(hide_password=False)
+
+
 @pytest.fixture
 async def mailbox(store: Store) -> AsyncIterator[messages.Mailbox]:
-    box = messages.Mailbox(store.db, libpq_url(str(store.db.engine.url.render_as_string(hide_password=False))))
+    box = messages.Mailbox(store.db, libpq_url(_url(store)))
     await box.start()
     yield box
     await box.close()
+
+
+@pytest.fixture
+async def statements(store: Store) -> AsyncIterator[AsyncStatements]:
+    """What a worker publishes with: the task engine's asyncio pool."""
+    app = task_app(_url(store))
+    async with app.open_async():
+        yield AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
 
 
 def _rows(store: Store) -> int:
@@ -55,32 +68,34 @@ async def _until(condition: Any) -> None:
 
 
 async def test_a_small_message_rides_in_its_notification_and_its_row_is_deleted(
-    store: Store, mailbox: messages.Mailbox
+    store: Store, mailbox: messages.Mailbox, statements: AsyncStatements
 ) -> None:
     execution_id = store.executions.create(WORKFLOW, "webhook", "new")
     inbox = mailbox.expect(execution_id)
-    await asyncio.to_thread(messages.publish, store.db, execution_id, messages.RESPONSE, {"status": 200})
+    await messages.publish(statements, execution_id, messages.RESPONSE, {"status": 200})
     assert await asyncio.wait_for(inbox.get(), WAIT) == (messages.RESPONSE, {"status": 200})
     await _until(lambda: _rows(store) == 0)  # deleted in the next batch
 
 
-async def test_a_large_message_is_read_from_its_row(store: Store, mailbox: messages.Mailbox) -> None:
+async def test_a_large_message_is_read_from_its_row(
+    store: Store, mailbox: messages.Mailbox, statements: AsyncStatements
+) -> None:
     execution_id = store.executions.create(WORKFLOW, "webhook", "new")
     inbox = mailbox.expect(execution_id)
     large = {"body": "é" * messages.INLINE_BYTES}  # fits in characters, not in bytes
-    await asyncio.to_thread(messages.publish, store.db, execution_id, messages.FINISHED, large)
+    await messages.publish(statements, execution_id, messages.FINISHED, large)
     assert await asyncio.wait_for(inbox.get(), WAIT) == (messages.FINISHED, large)
     assert _rows(store) == 0
 
 
 async def test_messages_that_come_before_the_main_expects_them_are_kept_in_order(
-    store: Store, mailbox: messages.Mailbox
+    store: Store, mailbox: messages.Mailbox, statements: AsyncStatements
 ) -> None:
     execution_id = store.executions.create(WORKFLOW, "webhook", "new")
     other = store.executions.create(WORKFLOW, "webhook", "new")
     for kind, payload in [(messages.CHUNK, 1), (messages.CHUNK, 2), (messages.FINISHED, 3)]:
-        await asyncio.to_thread(messages.publish, store.db, execution_id, kind, payload)
-    await asyncio.to_thread(messages.publish, store.db, other, messages.FINISHED, "not mine")
+        await messages.publish(statements, execution_id, kind, payload)
+    await messages.publish(statements, other, messages.FINISHED, "not mine")
     await _until(lambda: len(mailbox._early) == 2)
     inbox = mailbox.expect(execution_id)
     got = [inbox.get_nowait() for _ in range(3)]
@@ -90,13 +105,13 @@ async def test_messages_that_come_before_the_main_expects_them_are_kept_in_order
 
 
 async def test_a_message_whose_notification_was_lost_is_found_once(
-    store: Store, mailbox: messages.Mailbox, monkeypatch: pytest.MonkeyPatch
+    store: Store, mailbox: messages.Mailbox, statements: AsyncStatements, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(messages, "SWEEP_SECONDS", 0.05)
     monkeypatch.setattr(messages, "DONE_BATCH_SECONDS", WAIT)  # rows of passed-on messages stay: the sweep sees them
     execution_id = store.executions.create(WORKFLOW, "webhook", "new")
     inbox = mailbox.expect(execution_id)
-    await asyncio.to_thread(messages.publish, store.db, execution_id, messages.CHUNK, "notified")
+    await messages.publish(statements, execution_id, messages.CHUNK, "notified")
     assert await asyncio.wait_for(inbox.get(), WAIT) == (messages.CHUNK, "notified")
     row = {"execution_id": int(execution_id), "kind": messages.FINISHED, "payload": '"silent"', "created_at": utcnow()}
     with store.db.engine.begin() as connection:  # a message whose notification never came

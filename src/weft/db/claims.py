@@ -24,12 +24,15 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import (
+    ARRAY,
     ColumnElement,
     Connection,
     Interval,
     Row,
     Select,
+    String,
     and_,
+    any_,
     bindparam,
     delete,
     func,
@@ -39,6 +42,7 @@ from sqlalchemy import (
     update,
 )
 
+from weft.db.async_pg import AsyncStatements
 from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionClaimEntity, ExecutionData, ExecutionEntity
 from weft.db.transitions import START
@@ -108,13 +112,17 @@ class QueuedJob:
     params: Mapping[str, Any]
 
 
-def insert_queued(connection: Connection, row: Mapping[str, Any], payload: Mapping[str, Any], job: QueuedJob) -> int:
+async def insert_queued(
+    statements: AsyncStatements, row: Mapping[str, Any], payload: Mapping[str, Any], job: QueuedJob
+) -> int:
     """Store a new execution (``row``: its columns, ``payload``: its ``workflow_data`` and ``data``) queued for a
     worker, with the job that carries it: one statement (a main's hot path), so none of the three exists without
     the others. Its id."""
     params = {f"b_{name}": value for name, value in {**row, **payload}.items()}
     params["b_token"] = new_token()
-    return int(connection.execute(_inserting(job.sql, tuple(row)), {**params, **job.params}).scalar_one())
+    inserted = await statements.first(_inserting(job.sql, tuple(row)), {**params, **job.params})
+    assert inserted is not None  # an INSERT … RETURNING of one row
+    return int(inserted.execution_id)
 
 
 @functools.cache
@@ -141,17 +149,39 @@ def _inserting(job: JobSql, columns: tuple[str, ...]) -> Select[Any]:
 
 
 def take(connection: Connection, key: int, worker: str, lease_seconds: float) -> tuple[Claim, Row[Any]] | None:
-    """:meth:`ClaimRepository.claim` in one statement (a worker's hot path): the claim, and the execution's row with
-    its ``workflow_data`` and ``data`` as it became ``running``; ``None`` when it is not to be run."""
+    """:meth:`ClaimRepository.claim` in the caller's connection (see :func:`take_async`)."""
+    claim, params = _claiming(key, worker, lease_seconds)
+    row = connection.execute(_TAKE, params).first()
+    if row is not None and row.id is None:
+        connection.execute(_END, params)
+    return _taken(claim, row)
+
+
+async def take_async(
+    statements: AsyncStatements, key: int, worker: str, lease_seconds: float
+) -> tuple[Claim, Any] | None:
+    """A worker's claim in one statement (its hot path): the claim, and the execution's row with its
+    ``workflow_data`` and ``data`` as it became ``running``; ``None`` when it is not to be run."""
+    claim, params = _claiming(key, worker, lease_seconds)
+    row = await statements.first(_TAKE, params)
+    if row is not None and row.id is None:
+        await statements.execute(_END, params)
+    return _taken(claim, row)
+
+
+def _claiming(key: int, worker: str, lease_seconds: float) -> tuple[Claim, dict[str, Any]]:
     claim = Claim(token=new_token(), lease_seconds=lease_seconds)
     params = {"b_key": key, "b_token": claim.token, "b_worker": worker, "b_lease": timedelta(seconds=lease_seconds)}
-    row = connection.execute(_TAKE, params).first()
-    if row is None:
-        return None
-    if row.id is None:  # taken, but it ended (or was stopped) meanwhile: the claim row is a leftover
-        connection.execute(_END, params)
-        return None
-    return claim, row
+    return claim, params
+
+
+def _taken(claim: Claim, row: Any) -> tuple[Claim, Any] | None:
+    """No row: the claim was not taken. A row without an execution: taken, but the execution ended (or was
+    stopped) meanwhile; the caller deleted the leftover claim row."""
+    return None if row is None or row.id is None else (claim, row)
+
+
+_STARTABLE = bindparam("b_startable", value=sorted(START.sources), type_=ARRAY(String()))
 
 
 def _taking() -> Select[Any]:
@@ -167,7 +197,7 @@ def _taking() -> Select[Any]:
     )
     running = (
         update(_EXECUTIONS)
-        .where(_EXECUTIONS.c.id.in_(select(taken.c.execution_id)), _EXECUTIONS.c.status.in_(sorted(START.sources)))
+        .where(_EXECUTIONS.c.id.in_(select(taken.c.execution_id)), _EXECUTIONS.c.status == any_(_STARTABLE))
         .values(status="running", started_at=func.coalesce(_EXECUTIONS.c.started_at, func.now()))
         .returning(*_EXECUTIONS.c)
         .cte("running")
@@ -267,4 +297,5 @@ __all__ = [
     "mark_queued",
     "new_token",
     "take",
+    "take_async",
 ]

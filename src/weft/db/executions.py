@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, Select, bindparam, delete, func, insert, literal, or_, select, update
+from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, literal, or_, select, update
 
+from weft.db.async_pg import AsyncStatements
 from weft.db.base import NotFoundError, dumps, rowcount, to_iso
 from weft.db.binary_data import delete_binary_rows
-from weft.db.claims import ENDED, Claim, QueuedJob, StaleClaimError, check_claim, insert_queued, take
+from weft.db.claims import ENDED, Claim, StaleClaimError, check_claim, take_async
 from weft.db.engine import Database
 from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
@@ -123,26 +124,9 @@ class ExecutionRepository:
         data: RunExecutionData | None = None,
         parent_execution_id: str | None = None,
         retry_of: str | None = None,
-        job: QueuedJob | None = None,
     ) -> str:
-        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id. ``job`` (queue mode):
-        the SQL that queues the task-engine job running it; the execution is stored queued for a worker
-        (:mod:`weft.db.claims`) with that job, in one statement."""
-        now = utcnow()
-        row = {
-            "workflow_id": workflow.get("id") or None,
-            "mode": mode,
-            "status": status,
-            "finished": False,
-            "started_at": now if status == "running" else None,
-            "parent_execution_id": parent_execution_id,
-            "retry_of": retry_of,
-            "created_at": now,
-        }
-        payload = {"workflow_data": dict(workflow), "data": dumps(data if data is not None else empty_run_data())}
-        if job is not None:
-            with self._db.autocommit() as connection:
-                return str(insert_queued(connection, row, payload, job))
+        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id."""
+        row, payload = new_execution(workflow, mode, status, data, parent_execution_id, retry_of)
         # Core statements, not ORM units of work: this and update() run once per execution (hot path).
         with self._db.engine.begin() as connection:
             key = _inserted_id(connection.execute(_INSERT_EXECUTION, row))
@@ -228,16 +212,6 @@ class ExecutionRepository:
         with self._db.transaction() as session:
             _check(session.connection(), key_of(execution_id), claim, execution_id, final=transition.to != "running")
             return rowcount(session.execute(query.values(values))) > 0
-
-    def claim(self, execution_id: str, worker: str, lease_seconds: float) -> tuple[Claim, StoredExecution] | None:
-        """A queue worker's :meth:`~weft.db.claims.ClaimRepository.claim` and the claimed execution with its data,
-        in one statement; ``None`` when the execution is not to be run (see there)."""
-        key = parse_key(execution_id)
-        if key is None:
-            return None
-        with self._db.autocommit() as connection:
-            taken = take(connection, key, worker, lease_seconds)
-        return None if taken is None else (taken[0], _record(taken[1], taken[1]))
 
     def get(self, execution_id: str, *, include_data: bool = True) -> StoredExecution | None:
         key = parse_key(execution_id)
@@ -349,6 +323,39 @@ class ExecutionRepository:
         return ids
 
 
+def new_execution(
+    workflow: Mapping[str, Any],
+    mode: str,
+    status: str,
+    data: RunExecutionData | None,
+    parent_execution_id: str | None,
+    retry_of: str | None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The columns of a new execution (``execution_entity``) and its ``workflow_data`` and (JSON text) ``data``."""
+    now = utcnow()
+    row = {
+        "workflow_id": workflow.get("id") or None,
+        "mode": mode,
+        "status": status,
+        "finished": False,
+        "started_at": now if status == "running" else None,
+        "parent_execution_id": parent_execution_id,
+        "retry_of": retry_of,
+        "created_at": now,
+    }
+    return row, {"workflow_data": dict(workflow), "data": dumps(data if data is not None else empty_run_data())}
+
+
+async def claim_execution(
+    statements: AsyncStatements, execution_id: str, worker: str, lease_seconds: float
+) -> tuple[Claim, StoredExecution] | None:
+    """A queue worker's claim (:func:`~weft.db.claims.take_async`) and the claimed execution with its data, in one
+    statement; ``None`` when the execution is not to be run."""
+    key = parse_key(execution_id)
+    taken = None if key is None else await take_async(statements, key, worker, lease_seconds)
+    return None if taken is None else (taken[0], _record(taken[1], taken[1]))
+
+
 def _check(connection: Any, key: int, claim: Claim | None, execution_id: str, *, final: bool = False) -> None:
     """Refuse the write of a queue worker whose claim on the execution was taken over."""
     if claim is not None and not check_claim(connection, key, claim, final=final):
@@ -381,7 +388,8 @@ def _filtered(
     return query
 
 
-def _record(row: ExecutionEntity | Row[Any], data_row: ExecutionData | Row[Any] | None) -> StoredExecution:
+def _record(row: Any, data_row: Any) -> StoredExecution:
+    """``row``: an execution's columns (an ORM object or a row), ``data_row``: its ``workflow_data`` and ``data``."""
     return StoredExecution(
         id=str(row.id),
         workflow_id=row.workflow_id,
@@ -400,4 +408,11 @@ def _record(row: ExecutionEntity | Row[Any], data_row: ExecutionData | Row[Any] 
     )
 
 
-__all__ = ["UNFINISHED_STATUSES", "ExecutionRepository", "StoredExecution", "empty_run_data"]
+__all__ = [
+    "UNFINISHED_STATUSES",
+    "ExecutionRepository",
+    "StoredExecution",
+    "claim_execution",
+    "empty_run_data",
+    "new_execution",
+]

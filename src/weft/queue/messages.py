@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Select, String, bindparam, cast, delete, func, insert, select, text
 
+from weft.db.async_pg import AsyncStatements
 from weft.db.engine import Database
 from weft.db.orm import Base, ExecutionMessageEntity, utcnow
 
@@ -69,7 +70,7 @@ async def _listen(connection: Any, channel: str) -> str:
     return f"{row[0]}/"
 
 
-def publish(db: Database, execution_id: str, kind: str, payload: Any) -> None:
+async def publish(statements: AsyncStatements, execution_id: str, kind: str, payload: Any) -> None:
     """Leave a message for the process waiting on the execution, and wake it (one statement)."""
     body = json.dumps(payload)
     inline = len(body.encode()) <= INLINE_BYTES
@@ -82,8 +83,7 @@ def publish(db: Database, execution_id: str, kind: str, payload: Any) -> None:
         "b_note": f"/{execution_id}/",
         "b_inline": f"/{kind}/{body}" if inline else "",
     }
-    with db.autocommit() as connection:
-        connection.execute(_PUBLISH, params)
+    await statements.execute(_PUBLISH, params)
 
 
 def _publishing() -> Select[Any]:

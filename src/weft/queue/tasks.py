@@ -51,6 +51,8 @@ def task_app(database_url: str) -> procrastinate.App:
     return procrastinate.App(connector=connector)
 
 
+#: Connections of a process's asyncio pool (the task engine's queries and the hot path's statements).
+POOL_MIN, POOL_MAX = 2, 16
 #: Seconds a pooled connection may sit idle and still be handed out untested.
 IDLE_CHECK_SECONDS = 10.0
 
@@ -75,7 +77,8 @@ def _pool(**arguments: Any) -> Any:
     async def autocommit(connection: Any) -> None:
         await connection.set_autocommit(True)
 
-    return psycopg_pool.AsyncConnectionPool(**{**arguments, "check": check_if_idle, "configure": autocommit})
+    sizes = {"min_size": POOL_MIN, "max_size": POOL_MAX}  # grown on demand: a worker's executions write here too
+    return psycopg_pool.AsyncConnectionPool(**{**sizes, **arguments, "check": check_if_idle, "configure": autocommit})
 
 
 async def ensure_schema(app: procrastinate.App) -> None:

@@ -15,6 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from weft.binary import Location
+from weft.db.async_pg import AsyncStatements
+from weft.db.claims import insert_queued
+from weft.db.executions import new_execution
 from weft.db.transitions import CANCEL
 from weft.engine import Execution
 from weft.engine.start import prepare_start
@@ -40,6 +43,8 @@ class QueueClient:
         self.runner = runner
         self.app = app
         self.mailbox = mailbox
+        #: The hot path's statements, on the task engine's asyncio pool (:mod:`weft.db.async_pg`).
+        self.statements = AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
 
     def takes(self, mode: str, begin: Any, parent_execution: Any) -> bool:
         """Whether an execution of ``mode`` goes to a worker (not a manual run, a partial run, a sub-workflow)."""
@@ -64,11 +69,11 @@ class QueueClient:
         store = runner.store
         links = {"parent_execution_id": parent_execution_id, "retry_of": retry_of}
         execution = Execution(prepared.workflow, registry=runner.registry, mode=mode)
-        if not _has_pending_files(trigger_items):  # the usual case: stored and queued in one transaction
+        if not _has_pending_files(trigger_items):  # the usual case: stored and queued in one statement
             prepare_start(execution, start_node, trigger_items, None, None)
+            row, payload = new_execution(prepared.data, mode, "new", execution.data, parent_execution_id, retry_of)
             job = tasks.queued_job(stream=chunks is not None)
-            create = store.executions.create
-            execution_id = await runner.db(create, prepared.data, mode, data=execution.data, job=job, **links)
+            execution_id = str(await insert_queued(self.statements, row, payload, job))
             if started is not None:
                 started(execution_id)
             return await self.send(execution_id, respond, chunks, queued=True)

@@ -18,6 +18,7 @@ import logging
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from weft.db.async_pg import AsyncStatements
 from weft.engine import Execution
 from weft.engine.run_node import run_node
 from weft.engine.state import restore_waiting_keys
@@ -132,7 +133,13 @@ def _output(entry: ExecuteData, payload: dict[str, Any]) -> NodeOutput | None:
 
 
 async def run_tool_job(
-    runner: WorkflowRunner, execution_id: str, request: str, entry: ExecuteData, run_index: int, inputs: list[Item]
+    runner: WorkflowRunner,
+    statements: AsyncStatements,
+    execution_id: str,
+    request: str,
+    entry: ExecuteData,
+    run_index: int,
+    inputs: list[Item],
 ) -> None:
     """Run one tool node of another worker's execution, on the data it saved, and send it the output."""
     stored = await runner.db(runner.store.executions.get, execution_id)
@@ -160,7 +167,7 @@ async def run_tool_job(
             payload["error"] = {"message": str(error) or type(error).__name__, "description": None}
         finally:
             await execution.resources.aclose()
-    await runner.db(messages.publish, runner.store.db, execution_id, messages.TOOL_RESULT, payload)
+    await messages.publish(statements, execution_id, messages.TOOL_RESULT, payload)
 
 
 __all__ = ["LOCAL_AFTER_S", "ToolOffload", "run_tool_job", "runs_elsewhere"]

@@ -18,7 +18,9 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from weft.db.async_pg import AsyncStatements
 from weft.db.claims import StaleClaimError
+from weft.db.executions import claim_execution
 from weft.db.transitions import ABANDON
 from weft.nodes.webhooks import WebhookResponse
 from weft.queue import messages, tasks
@@ -49,6 +51,8 @@ class QueueWorker:
         self.app = app
         self.name = name or worker_name()
         self.lease_seconds = runner.settings.queue_lease_seconds
+        #: The hot path's statements, on the task engine's asyncio pool (:mod:`weft.db.async_pg`).
+        self.statements = AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
 
     def register(self) -> None:
         """Make :meth:`run_job` the task engine's handler of execution jobs (and :meth:`run_tool` of tool jobs)."""
@@ -56,16 +60,16 @@ class QueueWorker:
         self.app.task(name=tasks.TOOL_TASK, queue=tasks.QUEUE)(self.run_tool)
 
     async def run_tool(self, execution_id: str, request: str, entry: Any, run_index: int, inputs: list[Any]) -> None:
-        await run_tool_job(self.runner, execution_id, request, entry, run_index, inputs)
+        await run_tool_job(self.runner, self.statements, execution_id, request, entry, run_index, inputs)
 
     async def run_job(self, execution_id: str, stream: bool = False) -> None:
         runner, store = self.runner, self.runner.store
-        claimed = await runner.db(store.executions.claim, execution_id, self.name, self.lease_seconds)
+        claimed = await claim_execution(self.statements, execution_id, self.name, self.lease_seconds)
         if claimed is None:
             return  # delivered again: it ended, waits, was stopped, or a live worker holds it
         claim, stored = claimed
         runner.claims[execution_id] = claim
-        outbox = Outbox(runner, execution_id)
+        outbox = Outbox(self.statements, execution_id)
         try:
             if _never_prepared(stored):  # its main stopped before it stored the start: its input is lost
                 await runner.db(store.executions.move, execution_id, ABANDON, claim=claim)
@@ -150,8 +154,8 @@ class Outbox:
     """The messages of one execution to its main, sent one after the other in the order they were put (a webhook's
     answer and every chunk before the end)."""
 
-    def __init__(self, runner: WorkflowRunner, execution_id: str) -> None:
-        self._runner = runner
+    def __init__(self, statements: AsyncStatements, execution_id: str) -> None:
+        self._statements = statements
         self._execution_id = execution_id
         self._queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
         self._task = asyncio.ensure_future(self._send())
@@ -173,7 +177,7 @@ class Outbox:
                     body = b"".join([chunk async for chunk in payload.stream])
                 payload = encode_response(payload, body)
             try:
-                await self._runner.db(messages.publish, self._runner.store.db, self._execution_id, kind, payload)
+                await messages.publish(self._statements, self._execution_id, kind, payload)
             except Exception:  # the main is told nothing more; the execution's row still says how it ended
                 log.exception("Telling the main about execution %s failed", self._execution_id)
 
