@@ -1,4 +1,4 @@
-"""What the whole test suite shares: Weft's demo and test models are on.
+"""What the whole test suite shares: Weft's demo and test models are on; a PostgreSQL store fixture.
 
 Tests build workflows on the Scripted Chat Model, the Demo Chat Model and Demo Embeddings everywhere; production
 instances offer them only with ``WEFT_DEMO_NODES`` (``weft.settings.Settings.demo_nodes``). They are turned on here,
@@ -11,8 +11,25 @@ the environment, for the ``weft`` commands, servers and workers that tests start
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
+
+from weft.db import Cipher, Store
+from weft.db.test_support import TEST_DATABASE_URL, reset_schema
 from weft.nodes.registry import allow_demo_nodes
 
 os.environ["WEFT_DEMO_NODES"] = "true"
 allow_demo_nodes()
+
+
+@pytest.fixture
+def postgres_store(request: pytest.FixtureRequest) -> Iterator[Store]:
+    """A store on PostgreSQL (``WEFT_TEST_DATABASE_URL``; skipped without it), in a schema of its own named after the
+    test module (``test_claims`` → ``weft_claims``), emptied first."""
+    if not TEST_DATABASE_URL:
+        pytest.skip("this test needs PostgreSQL: set WEFT_TEST_DATABASE_URL (bash scripts/start_postgres.sh)")
+    schema = "weft_" + request.module.__name__.rsplit(".", 1)[-1].removeprefix("test_")
+    opened = Store.open(reset_schema(TEST_DATABASE_URL, schema), Cipher("k"))
+    yield opened
+    opened.close()

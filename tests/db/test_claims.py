@@ -3,15 +3,11 @@ expire and are taken back once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from sqlalchemy import text
 
-from weft.db import Cipher, Store
+from weft.db import Store
 from weft.db.claims import Claim, StaleClaimError
-from weft.db.test_support import TEST_DATABASE_URL, reset_schema
 from weft.db.transitions import CANCEL, CRASH
 from weft.workflow.items import empty_run_data
 
@@ -20,12 +16,8 @@ WORKFLOW = {"id": "wf1", "name": "claims", "nodes": [], "connections": {}}
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    if not TEST_DATABASE_URL:
-        pytest.skip("claims need PostgreSQL: set WEFT_TEST_DATABASE_URL")
-    opened = Store.open(reset_schema(TEST_DATABASE_URL, "weft_claims"), Cipher("k"))
-    yield opened
-    opened.close()
+def store(postgres_store: Store) -> Store:
+    return postgres_store
 
 
 def _queued(store: Store) -> str:

@@ -5,17 +5,15 @@ notification was lost is still found."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from sqlalchemy import func, insert, select
 
-from weft.db import Cipher, Store
+from weft.db import Store
 from weft.db.async_pg import AsyncStatements
 from weft.db.orm import Base, ExecutionMessageEntity, utcnow
-from weft.db.test_support import TEST_DATABASE_URL, reset_schema
 from weft.queue import messages
 from weft.queue.tasks import libpq_url, task_app
 
@@ -26,12 +24,8 @@ WAIT = 30.0
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    if not TEST_DATABASE_URL:
-        pytest.skip("queue messages need PostgreSQL: set WEFT_TEST_DATABASE_URL (bash scripts/start_postgres.sh)")
-    opened = Store.open(reset_schema(TEST_DATABASE_URL, "weft_messages"), Cipher("k"))
-    yield opened
-    opened.close()
+def store(postgres_store: Store) -> Store:
+    return postgres_store
 
 
 def _url(store: Store) -> str:
