@@ -70,6 +70,15 @@ def _row(driver: Any, execution_id: str) -> Any:
     return wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, f'.execution-row[data-id="{execution_id}"]'))[0]
 
 
+def _filter_workflow(driver: Any, workflow_id: str) -> None:
+    """Pick the workflow in the filter once the page has listed it (the workflows load after the page)."""
+    css = f'[data-test-id="executions-filter-workflow"] option[value="{workflow_id}"]'
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, css))
+    Select(driver.find_element(By.CSS_SELECTOR, '[data-test-id="executions-filter-workflow"]')).select_by_value(
+        workflow_id
+    )
+
+
 def _open_page(driver: Any, live: LiveServer) -> None:
     sign_in(driver, live)
     driver.find_element(By.ID, "nav-executions").click()
@@ -106,7 +115,7 @@ def test_the_page_filters_by_status_workflow_and_date(live: LiveServer, browser:
     assert failed in {r["id"] for r in rows} and {r["status"] for r in rows} <= {"error", "crashed"}
 
     status_box.select_by_value("")
-    Select(browser.find_element(By.CSS_SELECTOR, '[data-test-id="executions-filter-workflow"]')).select_by_value(good)
+    _filter_workflow(browser, good)
     wait_for(lambda: [r["id"] for r in _rows(browser)] == [ok])
     count = browser.find_element(By.CSS_SELECTOR, ".executions-count").text
     assert count == "1 execution"
@@ -182,9 +191,7 @@ def test_delete_one_after_a_confirm(live: LiveServer, browser: Any) -> None:
     workflow_id = _create(live, fail=False, name="delete one")
     kept, gone = _run(live, workflow_id), _run(live, workflow_id)
     _open_page(browser, live)
-    Select(browser.find_element(By.CSS_SELECTOR, '[data-test-id="executions-filter-workflow"]')).select_by_value(
-        workflow_id
-    )
+    _filter_workflow(browser, workflow_id)
     wait_for(lambda: [r["id"] for r in _rows(browser)] == [gone, kept])
     row = _row(browser, gone)
     row.find_element(By.CSS_SELECTOR, '[data-test-id="execution-delete"]').click()
@@ -235,9 +242,7 @@ def test_load_more_pages_through_the_list(live: LiveServer, browser: Any) -> Non
     workflow_id = _create(live, fail=False, name="many runs")
     ran = [_run(live, workflow_id) for _ in range(23)]
     _open_page(browser, live)
-    Select(browser.find_element(By.CSS_SELECTOR, '[data-test-id="executions-filter-workflow"]')).select_by_value(
-        workflow_id
-    )
+    _filter_workflow(browser, workflow_id)
     wait_for(lambda: [r["id"] for r in _rows(browser)] == ran[::-1][:20])  # n8n's page: 20
     assert browser.find_element(By.CSS_SELECTOR, ".executions-count").text == "23 executions"
     browser.find_element(By.CSS_SELECTOR, ".load-more").click()

@@ -52,7 +52,8 @@ def test_two_gated_calls_of_one_turn_are_answered_independently(live: LiveServer
     assert reply.status_code == 200, reply.text
     second = reply.json()
     assert second["message"]["tool"] == {"name": "Refund", "parameters": {"input": "43"}, "id": "call_b"}
-    assert live.execution(execution_id)["status"] == "waiting"
+    # the chat gets B's question just before the execution is saved waiting again
+    wait_for(lambda: live.execution(execution_id)["status"] == "waiting")
     assert live.client.post(_link(first, "Approve")).status_code == 409  # A's link cannot answer B
 
     final = live.client.post(_link(second, "Decline"))
