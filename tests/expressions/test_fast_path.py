@@ -38,8 +38,8 @@ def _outcome(expression: str, ctx: Any, index: int) -> Any:
 
 
 def _js_value(expression: str, ctx: Any, index: int) -> Any:
-    # The same lookup routed through JavaScript: `(…)` keeps it out of the fast path.
-    js = expression.replace("{{ $json", "{{ ($json").replace(" }}", ") }}")
+    # The same lookup routed through JavaScript: `(0, …)` keeps it out of the fast path.
+    js = expression.replace("{{ $json", "{{ (0, $json").replace(" }}", ") }}")
     assert compile_template(js[1:]).fast is None
     return _outcome(js, ctx, index)
 

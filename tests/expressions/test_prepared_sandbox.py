@@ -147,7 +147,7 @@ def test_promise_jobs_are_drained_when_the_context_moves_to_another_execution_no
             assert evaluate(leave_a_job, make_context(node_name=node, run_execution_data=first), 0) == "Ada"
         within = list(drained)
         next_execution = make_context(run_execution_data={**RUN_EXECUTION_DATA})
-        assert evaluate("={{ $json.name.toLowerCase() }}", next_execution, 0) == "ada"  # not the Python fast path
+        assert evaluate("={{ String($json.name).toLowerCase() }}", next_execution, 0) == "ada"  # not the fast path
         return within
 
     assert _in_new_thread(two_executions) == []  # a thread of its own: a runtime without an earlier session
@@ -181,8 +181,9 @@ def test_the_next_executions_first_expression_is_right_when_an_endless_job_makes
         assert evaluate(endless, attacker, 0) == "ok"
         generation = runtime.get_runtime(limits).generation
         victim = make_context(limits=limits, run_execution_data={})
-        upper = evaluate("={{ $json.name.toUpperCase() }}", victim, 0)
-        return upper, evaluate("={{ $json.count * 2 }}", victim, 0), runtime.get_runtime(limits).generation - generation
+        upper = evaluate("={{ String($json.name).toUpperCase() }}", victim, 0)  # in the sandbox: not the fast path
+        doubled = evaluate("={{ Number($json.count) * 2 }}", victim, 0)
+        return upper, doubled, runtime.get_runtime(limits).generation - generation
 
     assert _in_new_thread(two_executions) == ("ADA", 6, 1)
 

@@ -91,7 +91,7 @@ CHECKED = {
 }
 
 CHECK_EXPRESSIONS = {
-    "up": ("={{ $json.name.toUpperCase() }}", "VICTIM"),
+    "up": ("={{ String($json.name).toUpperCase() }}", "VICTIM"),  # String(): in the sandbox, not the fast path
     "includes": ("={{ [1, 2].includes(3) }}", False),
     "pad": ("={{ 'a'.padStart(3, '-') }}", "--a"),
     "max": ("={{ Math.max(1, 2) }}", 2),

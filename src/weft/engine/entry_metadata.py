@@ -81,9 +81,10 @@ class EntryMetadata:
 
     @classmethod
     def of(cls, entry: ExecuteData) -> EntryMetadata:
-        data = dict(entry.get("metadata") or {})
-        if not data:
+        metadata = entry.get("metadata")
+        if not metadata:
             return _EMPTY
+        data = dict(metadata)
         sub = data.pop("subNodeExecutionData", None)
         timeout = data.pop("timeoutMs", None)
         return cls(

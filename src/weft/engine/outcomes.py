@@ -62,25 +62,32 @@ def add_paired_item_lineage(execute_data: ExecuteData) -> None:
     from a Loop Over Items that had set one.
     """
     metadata = EntryMetadata.of(execute_data)
-    preserve = metadata.preserve_source_overwrite
-    preserved = metadata.preserved_source_overwrite
     for ctype, inputs in execute_data["data"].items():
         for input_index, items in enumerate(inputs):
             if items is None:
                 continue
-            stamped: list[Item] = []
-            for item_index, item in enumerate(items):
-                paired: dict[str, Any] = {"item": item_index}
-                if input_index:
-                    paired["input"] = input_index
-                previous = item.get("pairedItem")
-                overwrite = preserved or (previous.get("sourceOverwrite") if isinstance(previous, dict) else None)
-                if preserve and overwrite:
-                    paired["sourceOverwrite"] = overwrite
-                new = dict(item)
-                new["pairedItem"] = paired
-                stamped.append(new)  # type: ignore[arg-type]
-            execute_data["data"][ctype][input_index] = stamped
+            if metadata.preserve_source_overwrite:
+                stamped = _stamped_keeping_overwrite(items, input_index, metadata.preserved_source_overwrite)
+            elif input_index:
+                stamped = [{**item, "pairedItem": {"item": i, "input": input_index}} for i, item in enumerate(items)]
+            else:
+                stamped = [{**item, "pairedItem": {"item": i}} for i, item in enumerate(items)]
+            execute_data["data"][ctype][input_index] = stamped  # type: ignore[assignment]
+
+
+def _stamped_keeping_overwrite(items: list[Item], input_index: int, preserved: Any) -> list[Item]:
+    """A tool's items: each paired to its position, keeping the preserved ``sourceOverwrite`` (else its own)."""
+    stamped: list[Item] = []
+    for item_index, item in enumerate(items):
+        paired: dict[str, Any] = {"item": item_index}
+        if input_index:
+            paired["input"] = input_index
+        previous = item.get("pairedItem")
+        overwrite = preserved or (previous.get("sourceOverwrite") if isinstance(previous, dict) else None)
+        if overwrite:
+            paired["sourceOverwrite"] = overwrite
+        stamped.append({**item, "pairedItem": paired})  # type: ignore[typeddict-item]
+    return stamped
 
 
 def assign_paired_items(output: NodeOutput | None, execute_data: ExecuteData) -> NodeOutput | None:
@@ -132,6 +139,8 @@ def normalize_node_errors(output: NodeOutput) -> None:
     for items in output:
         for item in items or []:
             json = item.get("json")
+            if item.get("error") is None and not (isinstance(json, dict) and "$error" in json):
+                continue  # the common case: no error at all
             if isinstance(json, dict) and "$error" in json and "$json" in json:
                 err = json["$error"]
                 item["error"] = err

@@ -15,7 +15,7 @@ from typing import Any
 
 from weft.expressions.code import CodeResult, run_code, run_code_for_item
 from weft.expressions.context import ExpressionContext, ExpressionLimits
-from weft.expressions.evaluator import evaluate_template as _evaluate_template
+from weft.expressions.evaluator import evaluate_expression as _evaluate_expression
 from weft.expressions.fromai import (
     FromAIArgument,
     collect_from_ai_arguments,
@@ -54,7 +54,7 @@ def evaluate(value: Any, ctx: ExpressionContext, item_index: int = 0, *, paramet
     if type(value) is str or isinstance(value, str):
         if value[:1] != "=":
             return value
-        return _evaluate_template(value[1:], ctx, item_index, parameter)
+        return _evaluate_expression(value, ctx, item_index, parameter)
     if isinstance(value, dict):
         return {k: evaluate(v, ctx, item_index, parameter=parameter) for k, v in value.items()}
     if isinstance(value, list):

@@ -11,7 +11,8 @@ import _quickjs
 
 from weft.errors import ExpressionError
 from weft.expressions.context import ExpressionContext
-from weft.expressions.fastpath import DECLINE, FastFn, compile_fast
+from weft.expressions.fastops import FastFn, compile_fast
+from weft.expressions.fastpath import DECLINE
 from weft.expressions.offload import LOOP_BUDGET_S, can_offload, run_off_loop
 from weft.expressions.results import MARK, Outcome, decode, is_out_of_memory, is_stack_overflow, number, v8_message
 from weft.expressions.runtime import JsObject, JsRuntime, discard_runtime, get_runtime
@@ -51,13 +52,19 @@ def compile_template(text: str) -> Compiled:
     return Compiled(literal=None, fast=compile_fast(template), js=template.to_js(), blocked=blocked)
 
 
-def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parameter: str | None) -> Any:
-    """The value of template ``text`` (without its ``=``) for input item ``item_index``."""
-    compiled = compile_template(text)
+@lru_cache(maxsize=8192)
+def _compile_expression(expression: str) -> Compiled:
+    """:func:`compile_template` keyed by the parameter value itself (whose hash its string object keeps)."""
+    return compile_template(expression[1:])
+
+
+def evaluate_expression(expression: str, ctx: ExpressionContext, item_index: int, parameter: str | None) -> Any:
+    """The value of ``expression`` (a template with its leading ``=``) for input item ``item_index``."""
+    compiled = _compile_expression(expression)
     if compiled.literal is not None:
         return compiled.literal
     if compiled.blocked is not None:
-        raise _expression_error(compiled.blocked, None, ctx, item_index, parameter, text)
+        raise _expression_error(compiled.blocked, None, ctx, item_index, parameter, expression)
     if compiled.fast is not None:
         value = compiled.fast(ctx.connection_input, item_index)
         if value is not DECLINE:
@@ -65,10 +72,10 @@ def evaluate_template(text: str, ctx: ExpressionContext, item_index: int, parame
 
     if can_offload():
         try:
-            return _evaluate_js(compiled, text, ctx, item_index, parameter, LOOP_BUDGET_S)
+            return _evaluate_js(compiled, expression, ctx, item_index, parameter, LOOP_BUDGET_S)
         except _OverBudget:  # a long one: again in a worker thread, with its whole limit, the loop going on
-            return run_off_loop(lambda: _evaluate_js(compiled, text, ctx, item_index, parameter, None))
-    return _evaluate_js(compiled, text, ctx, item_index, parameter, None)
+            return run_off_loop(lambda: _evaluate_js(compiled, expression, ctx, item_index, parameter, None))
+    return _evaluate_js(compiled, expression, ctx, item_index, parameter, None)
 
 
 class _OverBudget(Exception):
@@ -76,12 +83,17 @@ class _OverBudget(Exception):
 
 
 def _evaluate_js(
-    compiled: Compiled, text: str, ctx: ExpressionContext, item_index: int, parameter: str | None, budget: float | None
+    compiled: Compiled,
+    expression: str,
+    ctx: ExpressionContext,
+    item_index: int,
+    parameter: str | None,
+    budget: float | None,
 ) -> Any:
     """Evaluate in this thread's runtime, each call limited to ``budget`` (else the evaluation's own limit)."""
 
     def error(message: str, description: str | None) -> ExpressionError:
-        return _expression_error(message, description, ctx, item_index, parameter, text)
+        return _expression_error(message, description, ctx, item_index, parameter, expression)
 
     runtime = get_runtime(ctx.limits)
     if budget is None or budget >= ctx.limits.time_s:
@@ -91,7 +103,7 @@ def _evaluate_js(
     try:
         fn = runtime.function(compiled.js)
     except _quickjs.JSException:
-        raise error("invalid syntax", _syntax_description(text, runtime, ctx, parameter)) from None
+        raise error("invalid syntax", _syntax_description(expression[1:], runtime, ctx, parameter)) from None
     # Hot path: the session is loaded (the node run's first evaluation loads it) and the result is a plain value.
     generation = runtime.generation
     session_for(runtime, ctx, item_index).ensure_item(item_index)
@@ -128,9 +140,14 @@ def _syntax_description(text: str, runtime: JsRuntime, ctx: ExpressionContext, p
 
 
 def _expression_error(
-    message: str, description: str | None, ctx: ExpressionContext, item_index: int, parameter: str | None, text: str
+    message: str,
+    description: str | None,
+    ctx: ExpressionContext,
+    item_index: int,
+    parameter: str | None,
+    expression: str,
 ) -> ExpressionError:
-    """The error of template ``text`` (without its ``=``) for item ``item_index`` of parameter ``parameter``."""
+    """The error of ``expression`` (with its ``=``) for item ``item_index`` of parameter ``parameter``."""
     return ExpressionError(
         message,
         description=description,
@@ -138,7 +155,7 @@ def _expression_error(
         parameter=parameter,
         item_index=item_index,
         run_index=ctx.run_index,
-        expression="=" + text,
+        expression=expression,
     )
 
 

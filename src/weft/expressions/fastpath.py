@@ -3,17 +3,15 @@
 ``{{ $json.a.b }}``, ``{{ $json["x"] }}`` and ``{{ $json.list[0] }}`` (and templates made of such segments
 and text) give the same values as the JavaScript path. Whenever the lookup would do anything JavaScript
 might do differently (a missing key, a non-JSON value, a number JavaScript cannot represent), the fast path
-declines and the expression goes to the sandbox.
+declines and the expression goes to the sandbox. Templates are compiled for it by
+:mod:`weft.expressions.fastops`, which adds operators over such lookups.
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
 from typing import Any
-
-from weft.expressions.template import Segment, Template
 
 #: Returned when the fast path declines.
 DECLINE: Any = object()
@@ -24,7 +22,6 @@ _HEAD = re.compile(r"\$json\b")
 _MAX_SAFE = 2**53
 
 Path = tuple[str | int, ...]
-FastFn = Callable[[list[Any], int], Any]
 
 
 def parse_path(code: str) -> Path | None:
@@ -102,50 +99,3 @@ def _leaves(value: Any) -> Any:
             stack.extend(v)
         else:
             yield v
-
-
-def _as_text(value: Any) -> str | None:
-    """How JavaScript renders a fast-path value inside a mixed template, or ``None`` to decline."""
-    if value is None:
-        return ""
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if type(value) is str:
-        return value
-    if type(value) is int:
-        return str(value)
-    return None
-
-
-def compile_fast(template: Template) -> FastFn | None:
-    """A Python function evaluating ``template`` over ``(items, item_index)``, or ``None`` if not eligible."""
-    paths: list[str | Path] = []
-    for part in template.parts:
-        if isinstance(part, Segment):
-            path = parse_path(part.code)
-            if path is None:
-                return None
-            paths.append(path)
-        else:
-            paths.append(part)
-    if template.is_single:
-        single = paths[0]
-        assert isinstance(single, tuple)
-        return lambda items, i: lookup(items, i, single)
-    return lambda items, i: _render(items, i, paths)
-
-
-def _render(items: list[Any], item_index: int, parts: list[str | Path]) -> Any:
-    out: list[str] = []
-    for part in parts:
-        if isinstance(part, str):
-            out.append(part)
-            continue
-        value = lookup(items, item_index, part)
-        text = None if value is DECLINE else _as_text(value)
-        if text is None:
-            return DECLINE
-        out.append(text)
-    return "".join(out)

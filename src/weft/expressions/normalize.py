@@ -97,6 +97,9 @@ def normalize_all_items(node_name: str, result: Any) -> list[Item]:
     if isinstance(result, dict):
         items = [result] if result.get("json") else [{"json": result}]
     elif isinstance(result, list):
+        if _all_proper_items(result):  # the common case, checked in one pass: nothing to wrap or to report
+            # decoded from the sandbox's JSON, so the run's own: an item of `json` alone needs no cleaning copy
+            return [item if len(item) == 1 else _clean(item) for item in result]
         if not all(isinstance(value, dict) for value in result):
             raise NodeOperationError(node_name, _NOT_ITEMS, description=_NOT_ITEMS_HELP)
         if any(key in ITEM_KEYS for value in result for key in value):
@@ -110,11 +113,23 @@ def normalize_all_items(node_name: str, result: Any) -> list[Item]:
     return [_clean(item) for item in items]
 
 
+def _all_proper_items(values: list[Any]) -> bool:
+    """Whether each value is an item as n8n wants it: ``json`` an object, ``binary`` (if any) an object, and no
+    key but the item keys (what the general checks below then let through unchanged)."""
+    for value in values:
+        if type(value) is not dict or type(value.get("json")) is not dict or not value.keys() <= ITEM_KEYS:
+            return False
+        if "binary" in value and not isinstance(value["binary"], dict):
+            return False
+    return True
+
+
 def _clean(item: dict[str, Any]) -> Item:
     out: dict[str, Any] = {"json": item["json"]}
-    for key in ("binary", "pairedItem", "error", "index"):
-        if item.get(key) is not None:
-            out[key] = item[key]
+    if len(item) > 1:
+        for key in ("binary", "pairedItem", "error", "index"):
+            if item.get(key) is not None:
+                out[key] = item[key]
     return out  # type: ignore[return-value]
 
 

@@ -19,9 +19,11 @@ def lookup_path(data: Any, path: str) -> Any:
     """``data`` at dotted ``path`` (``options.systemMessage``, ``values.0.name``), or :data:`ABSENT`."""
     if path in data:
         return data[path]
+    if "." not in path and type(data) is dict:  # a plain name that is not there
+        return ABSENT
     current = data
     for part in path.split("."):
-        if isinstance(current, Mapping) and part in current:
+        if (type(current) is dict or isinstance(current, Mapping)) and part in current:
             current = current[part]
         elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
             current = current[int(part)]

@@ -256,18 +256,29 @@ def split_fields(value: Any) -> list[str]:
     return [part.strip() for part in str(value or "").split(",") if part.strip()]
 
 
+_ABSENT: Any = object()
+
+
 class Params:
-    """A node's parameters read once with ``raw=True``; expressions are evaluated only where there are some."""
+    """A node's parameters read once with ``raw=True``; expressions are evaluated only where there are some.
+
+    A parameter the node does not set is looked up through the context (a dotted path, the type's defaults) once
+    per run: the parameters do not change while the node runs."""
 
     def __init__(self, ctx: ExecuteContext) -> None:
         self._ctx = ctx
         self._parameters = ctx.node.parameters
+        self._looked_up: dict[str, Any] = {}
         self.node_version = float(ctx.node.typeVersion)
 
     def raw(self, name: str, default: Any = None) -> Any:
         if name in self._parameters:  # the common case, without the context's path and defaults lookup
             return self._parameters[name]
-        return self._ctx.get_node_parameter(name, 0, default, raw=True)
+        looked_up = self._looked_up
+        if name not in looked_up:
+            looked_up[name] = self._ctx.get_node_parameter(name, 0, _ABSENT, raw=True)
+        value = looked_up[name]
+        return default if value is _ABSENT else value
 
     def get(self, name: str, item_index: int = 0, default: Any = None) -> Any:
         value = self.raw(name, default)
@@ -284,12 +295,18 @@ class Params:
 
 
 def has_expression(value: Any) -> bool:
+    """Whether ``value`` holds an expression (a string starting with ``=``) anywhere inside."""
+    kind = type(value)
+    if kind is str:
+        return value.startswith("=")  # type: ignore[no-any-return]
+    if value is None or kind is bool or kind is int or kind is float:  # the plain values, at once
+        return False
     if isinstance(value, str):
         return value.startswith("=")
     if isinstance(value, dict):
-        return any(has_expression(v) for v in value.values())
+        return any(map(has_expression, value.values()))
     if isinstance(value, list):
-        return any(has_expression(v) for v in value)
+        return any(map(has_expression, value))
     return False
 
 

@@ -82,33 +82,40 @@ def _set(data: dict[str, Any], key: str, value: Any, dot_notation: bool) -> None
 
 def compose_return_item(item_index: int, item: Item, new_fields: Mapping[str, Any], options: ComposeOptions) -> Item:
     """n8n ``composeReturnItem``: the input fields kept by ``include``, then the new fields written over them."""
-    new_item: dict[str, Any] = {"json": {}, "pairedItem": {"item": item_index}}
+    json = _kept_fields(item["json"], options)
+    new_item: dict[str, Any] = {"json": json, "pairedItem": {"item": item_index}}
     if options.include_binary and item.get("binary") is not None:
         new_item["binary"] = dict(item["binary"])
-    source = item["json"]
+    for key, value in new_fields.items():
+        _set(json, key, value, options.dot_notation)
+    return new_item  # type: ignore[return-value]
+
+
+def _kept_fields(source: dict[str, Any], options: ComposeOptions) -> dict[str, Any]:
+    """A copy of the input fields that ``include`` keeps."""
     dot = options.dot_notation
     if options.include == "all":
-        new_item["json"] = dict(source)
-    elif options.include == "selected":
+        return dict(source)
+    if options.include == "none":
+        return {}
+    if options.include == "selected":
+        kept: dict[str, Any] = {}
         for key in split_fields(options.include_fields):
             lookup = key if dot else _sanitize_key(source, key)
             if not has_path(source, lookup, dot_notation=dot):
                 continue  # lodash sets `undefined`, which JSON drops
             target = key.split(".")[-1] if dot and "." in key else key
-            _set(new_item["json"], target, get_path(source, lookup, dot_notation=dot), dot)
-    elif options.include == "except":
+            _set(kept, target, get_path(source, lookup, dot_notation=dot), dot)
+        return kept
+    if options.include == "except":
         kept = dict(source)
         for key in split_fields(options.exclude_fields):
             if dot:
                 unset_path(kept, key)
             else:
                 kept.pop(_sanitize_key(kept, key), None)
-        new_item["json"] = kept
-    elif options.include != "none":
-        raise SetFieldError(f'The include option "{options.include}" is not known!')
-    for key, value in new_fields.items():
-        _set(new_item["json"], key, value, dot)
-    return new_item  # type: ignore[return-value]
+        return kept
+    raise SetFieldError(f'The include option "{options.include}" is not known!')
 
 
 def validate_entry(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from weft.errors import ExpressionError, NodeOperationError, WeftError
@@ -103,21 +104,22 @@ class _Builder:
         self.ctx = ctx
         self.params = params
         self.version = params.node_version
-        dynamic = any(has_expression(params.raw(name)) for name in _COMPOSE_PARAMS)
-        self._static = None if dynamic else self._compose_options(0)
+        raws = {name: params.raw(name) for name in _COMPOSE_PARAMS}
+        dynamic = any(map(has_expression, raws.values()))
+        self._static = None if dynamic else self._compose_options(raws.get)
 
     def compose_options(self, item_index: int) -> ComposeOptions:
-        return self._static if self._static is not None else self._compose_options(item_index)
+        if self._static is not None:
+            return self._static
+        return self._compose_options(lambda name: self.params.get(name, item_index))
 
-    def _compose_options(self, item_index: int) -> ComposeOptions:
-        p = self.params
-        include = p.get("include", item_index, "all") or "all"
-        if self.version >= 3.3 and not p.get("includeOtherFields", item_index, False):
+    def _compose_options(self, read: Callable[[str], Any]) -> ComposeOptions:
+        """The options from ``read(name)``, a parameter's value (``None`` when it is not set)."""
+        include = read("include") or "all"
+        if self.version >= 3.3 and not read("includeOtherFields"):
             include = "none"
-        options = p.get("options", item_index, {}) or {}
-        include_fields = p.get("includeFields", item_index, "")
-        exclude_fields = p.get("excludeFields", item_index, "")
-        return compose_options(self.version, include, options, include_fields, exclude_fields)
+        options = read("options") or {}
+        return compose_options(self.version, include, options, read("includeFields"), read("excludeFields"))
 
     def build(self, item_index: int, item: Item) -> Item:
         raise NotImplementedError
