@@ -35,12 +35,13 @@ DEFAULT_WORKFLOWS = ROOT / "bench" / "workflows"
 
 def _engine_times(path: Path, repeat: int, cpu: list[float] | None = None) -> tuple[list[float], dict[str, float]]:
     """Wall ms of ``repeat`` runs in this process (and their CPU ms in ``cpu``), and each node's median ms."""
-    from weft.engine import Execution
+    from weft.engine import Execution, gc_policy
     from weft.nodes.registry import default_registry
     from weft.workflow import Workflow, load_workflow
 
     registry = default_registry()
     model = load_workflow(path)
+    gc_policy.settle()  # as `weft execute`, `weft start` and `weft worker` do before they run executions
     totals: list[float] = []
     per_node: dict[str, list[float]] = {}
     for _ in range(repeat):

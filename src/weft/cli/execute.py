@@ -22,6 +22,7 @@ def register(commands: Any) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     from weft.cli._sources import LoadError, load_file, load_stored, start_node
+    from weft.engine import gc_policy
     from weft.expressions import prepare_sandbox
     from weft.nodes.registry import default_registry
     from weft.workflow.jsjson import pretty_json
@@ -35,6 +36,7 @@ def run_command(args: argparse.Namespace) -> int:
     except LoadError as exc:
         print(f"weft: {exc}", file=sys.stderr)
         return 2
+    gc_policy.settle()  # what is loaded stays; the run's garbage is mostly freed by reference counting
     run = asyncio.run(_run(prepared, registry, start))
     if args.json or args.rawOutput:
         sys.stdout.write(pretty_json(run) + "\n")

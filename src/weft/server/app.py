@@ -8,7 +8,6 @@ scheduler; on shutdown it lets running executions finish and closes the database
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -17,6 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from weft import __version__
+from weft.engine import gc_policy
 from weft.nodes.registry import NodeRegistry
 from weft.server.errors import install_error_handlers
 from weft.server.mcp import routes as mcp_routes
@@ -60,9 +60,6 @@ OWNER_SETUP_HINT = (
     "POST /rest/api-keys for /api/v1."
 )
 
-#: ``gc.set_threshold`` of server processes (CPython's default is 700, 10, 10).
-GC_THRESHOLDS = (20_000, 20, 20)
-
 #: Set by ``weft start`` for its worker processes: crash recovery already ran in the parent.
 RECOVERED_ENV = "WEFT_SERVER_RECOVERED"
 
@@ -90,13 +87,9 @@ def create_app(
         app.state.instance = instance
         try:
             await instance.start(recover=recover, background=background)
-            # what exists now (modules, the workflows) lives as long as the process: keep it out of the
-            # cyclic garbage collector's full passes, which otherwise add tens of ms to the latency tail
-            gc.collect()
-            gc.freeze()
-            # executions allocate many short-lived containers that reference counting frees; collect
-            # cycles less often than every 700 allocations
-            gc.set_threshold(*GC_THRESHOLDS)
+            # what exists now (modules, the workflows) lives as long as the process: out of the cyclic
+            # collector's full passes, which otherwise add tens of ms to the latency tail
+            gc_policy.settle()
             if not await instance.runner.db(instance.auth.owner_is_set_up):
                 log.warning(OWNER_SETUP_HINT, settings.base_url.rstrip("/"))
             yield

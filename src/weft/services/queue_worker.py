@@ -22,6 +22,7 @@ from weft.db.async_pg import AsyncStatements
 from weft.db.claims import StaleClaimError
 from weft.db.executions import claim_execution
 from weft.db.transitions import ABANDON
+from weft.engine import gc_policy
 from weft.nodes.webhooks import WebhookResponse
 from weft.queue import messages, tasks
 from weft.services.queue_client import encode_response
@@ -124,6 +125,7 @@ class QueueWorker:
         try:
             async with self.app.open_async():
                 await tasks.ensure_schema(self.app)
+                gc_policy.settle()  # what the worker loaded stays (see weft.engine.gc_policy)
                 await self.app.run_worker_async(
                     queues=[tasks.QUEUE],
                     concurrency=concurrency,
