@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_webhook.py                  # 5 s warm-up, 15 s per level (the reference run)
     .venv/bin/python bench/bench_webhook.py --duration 3 --warmup 1   # a quick run
+    .venv/bin/python bench/bench_webhook.py --repeat 5      # each level 5 times: the medians (the machine is shared)
 
 Starts the server with a temporary ``WEFT_USER_FOLDER`` (SQLite, WAL), imports and activates
 ``examples/webhook_set_respond.json`` with ``weft import:workflow --activate``, checks the answer,
@@ -18,6 +19,7 @@ import os
 import re
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -126,6 +128,15 @@ def wrk(url: str, connections: int, seconds: float, threads: int) -> dict[str, f
     }
 
 
+def measure(pid: int, url: str, connections: int, args: argparse.Namespace) -> dict[str, float]:
+    """One ``wrk`` run at ``connections``, with the server's CPU time per request."""
+    cpu_before = tree_cpu_seconds(pid)
+    result = wrk(url, connections, args.duration, args.threads)
+    spent = tree_cpu_seconds(pid) - cpu_before
+    result["cpu_ms"] = spent * 1000 / max(1, int(result["requests"]))
+    return result
+
+
 def _ms(value: str) -> float:
     number = float(re.match(r"[\d.]+", value).group(0))  # type: ignore[union-attr]
     unit = value[len(str(re.match(r"[\d.]+", value).group(0))) :]  # type: ignore[union-attr]
@@ -171,6 +182,7 @@ def main() -> int:
     parser.add_argument("--levels", default="1,10,50", help="concurrency levels (1,10,50)")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (2)")
     parser.add_argument("--threads", type=int, default=1, help="wrk threads (1)")
+    parser.add_argument("--repeat", type=int, default=1, help="wrk runs per level; the medians are printed (1)")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install -y wrk")
@@ -201,10 +213,8 @@ def main() -> int:
         wrk(url, 10, args.warmup, args.threads)
         results = {}
         for connections in map(int, args.levels.split(",")):
-            cpu_before = tree_cpu_seconds(server.pid)
-            results[connections] = wrk(url, connections, args.duration, args.threads)
-            spent = tree_cpu_seconds(server.pid) - cpu_before
-            results[connections]["cpu_ms"] = spent * 1000 / max(1, int(results[connections]["requests"]))
+            runs = [measure(server.pid, url, connections, args) for _ in range(max(1, args.repeat))]
+            results[connections] = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
         sampler.running = False
         sampler.join()
         saved = count_executions(env)
@@ -222,11 +232,12 @@ def report(
     print(
         f"W1 webhook -> Set (3 expressions) -> Respond; executions saved (SQLite WAL); {args.workers} worker "
         f"processes; wrk -t{args.threads}; {args.warmup:g} s warm-up; {args.duration:g} s per level"
+        + (f"; medians of {args.repeat} runs per level" if args.repeat > 1 else "")
     )
     print(f"{'conns':>5} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'CPU ms/req':>10}   n8n 2.8.4")
     for connections, r in results.items():
         print(
-            f"{connections:>5} {r['rps']:>9.0f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>7} "
+            f"{connections:>5} {r['rps']:>9.0f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>7g} "
             f"{r['cpu_ms']:>10.2f}   {N8N.get(connections, '-')}"
         )
     load = os.getloadavg()

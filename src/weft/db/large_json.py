@@ -25,25 +25,32 @@ SLICE_CHARS = 1 << 18
 MAX_WALK_DEPTH = 48
 
 _CONTAINERS = (dict, list, tuple)
+_EXACT = frozenset(_CONTAINERS)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _encode = _ENCODER.encode
 
 
 def is_large(value: Any, budget: int = LARGE_VALUES) -> bool:
-    """Whether ``value`` has more than ``budget`` containers and elements (stops counting there: cheap)."""
+    """Whether ``value`` has more than ``budget`` containers and elements (stops counting there: cheap).
+
+    Called on every save: the exact types (JSON's) are tested first, subclasses after them."""
     stack = [value]
+    pop, push = stack.pop, stack.append
     while stack:
-        current = stack.pop()
-        if isinstance(current, dict):
+        current = pop()
+        kind = type(current)
+        if kind is dict or (kind is not list and isinstance(current, dict)):
             children: Any = current.values()
-        elif isinstance(current, list | tuple):
+        elif kind is list or isinstance(current, list | tuple):
             children = current
         else:
             continue
         budget -= len(current) + 1
         if budget < 0:
             return True
-        stack += [child for child in children if isinstance(child, _CONTAINERS)]
+        for child in children:
+            if type(child) in _EXACT or isinstance(child, _CONTAINERS):
+                push(child)
     return False
 
 

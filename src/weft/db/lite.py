@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -24,11 +25,14 @@ from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state,
 from weft.db.migrate import HEAD_REVISION
 from weft.db.save_policy import SaveDefaults
 from weft.db.transitions import Transition
+from weft.db.wal_checkpoints import WalCheckpointer
 from weft.workflow.items import Run, RunExecutionData, empty_run_data
 
 #: The PRAGMAs :func:`weft.db.engine.create_db_engine` sets on every SQLite connection.
 SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=10000")
 _PREFIX = "sqlite:///"
+#: The stored data of an execution that has not run yet.
+_EMPTY_DATA = dumps(empty_run_data())
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -45,8 +49,8 @@ def _timestamp(value: datetime | None) -> str | None:
     """A timestamp as SQLAlchemy's ``DateTime`` stores it in SQLite: naive UTC with microseconds."""
     if value is None:
         return None
-    utc = value.astimezone(UTC) if value.tzinfo else value
-    return utc.strftime("%Y-%m-%d %H:%M:%S.") + f"{utc.microsecond:06d}"
+    utc = value.astimezone(UTC).replace(tzinfo=None) if value.tzinfo else value
+    return utc.isoformat(" ", "microseconds")
 
 
 class LiteExecutions:
@@ -57,14 +61,26 @@ class LiteExecutions:
     write of a large execution's data while the loop's writes wait: ``WorkflowRunner.db_write_large``).
     """
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    takes_workflow_text = True
+    """:meth:`create` takes the snapshot's JSON text (``workflow_text``) from a caller that keeps it."""
+
+    def __init__(self, connection: sqlite3.Connection, checkpointer: WalCheckpointer | None = None) -> None:
         self._connection = connection
+        self._checkpointer = checkpointer
 
     @classmethod
-    def open(cls, url: str, *, same_thread: bool = True) -> LiteExecutions | None:
+    def open(
+        cls,
+        url: str,
+        *,
+        same_thread: bool = True,
+        write_lock: Callable[[], AbstractContextManager[object]] | None = None,
+    ) -> LiteExecutions | None:
         """The writer for ``url``, or ``None`` unless it is an existing SQLite file at the head revision.
 
         ``same_thread=False`` lets another thread than the opener use it (one at a time: the caller serialises).
+        ``write_lock`` (the instance's, held around each write by the caller) moves the WAL checkpoints out of the
+        commits into a thread of their own (:mod:`weft.db.wal_checkpoints`).
         """
         path = sqlite_path(url)
         if path is None or not path.is_file():
@@ -77,13 +93,21 @@ class LiteExecutions:
                 return None
             for pragma in SQLITE_PRAGMAS:
                 connection.execute(f"PRAGMA {pragma}")
+            if write_lock is not None:
+                connection.execute("PRAGMA wal_autocheckpoint=0")
         except sqlite3.Error:
             connection.close()
             return None
-        return cls(connection)
+        return cls(connection, None if write_lock is None else WalCheckpointer(path, write_lock))
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self._connection.close()
+
+    def _committed(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.committed()
 
     def create(
         self,
@@ -94,8 +118,11 @@ class LiteExecutions:
         data: RunExecutionData | None = None,
         parent_execution_id: str | None = None,
         retry_of: str | None = None,
+        workflow_text: str | None = None,
     ) -> str:
-        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id."""
+        """Store a new execution of ``workflow`` (its JSON is snapshotted) and return its id.
+
+        ``workflow_text`` is that snapshot's text when the caller has it already (``json.dumps(dict(workflow))``)."""
         now = _timestamp(datetime.now(UTC))
         with self._connection:
             cursor = self._connection.execute(
@@ -115,8 +142,13 @@ class LiteExecutions:
             key = cursor.lastrowid
             self._connection.execute(
                 "INSERT INTO execution_data (execution_id, workflow_data, data) VALUES (?, ?, ?)",
-                (key, json.dumps(dict(workflow)), dumps(data if data is not None else empty_run_data())),
+                (
+                    key,
+                    json.dumps(dict(workflow)) if workflow_text is None else workflow_text,
+                    _EMPTY_DATA if data is None else dumps(data),
+                ),
             )
+        self._committed()
         return str(key)
 
     def update(self, execution_id: str, run: Run, *, data_text: str | None = None) -> None:
@@ -143,6 +175,7 @@ class LiteExecutions:
                 "UPDATE execution_data SET data=? WHERE execution_id = ?",
                 (dumps(run["data"]) if data_text is None else data_text, key),
             )
+        self._committed()
 
     def finish(
         self,
@@ -178,6 +211,7 @@ class LiteExecutions:
             self._connection.execute(f"DELETE FROM binary_data_chunk WHERE file_id IN ({files})", sources)
             self._connection.execute(f"DELETE FROM binary_data WHERE source_id IN ({marks})", sources)
             cursor = self._connection.execute(f"DELETE FROM execution_entity WHERE id IN ({marks})", keys)
+        self._committed()
         return cursor.rowcount
 
     def move(self, execution_id: str, transition: Transition) -> bool:
@@ -192,7 +226,9 @@ class LiteExecutions:
         params.append(key_of(execution_id))
         params.extend(sources)
         with self._connection:
-            return self._connection.execute(sql, params).rowcount > 0
+            moved = self._connection.execute(sql, params).rowcount > 0
+        self._committed()
+        return moved
 
 
 __all__ = ["SQLITE_PRAGMAS", "LiteExecutions", "empty_run_data", "sqlite_path"]

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
+import json
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -99,7 +102,8 @@ class WorkflowRunner(DbCalls):
             max_node_runs=settings.max_node_runs,
             max_items=settings.execution_items_max,
             resume_url_base=settings.base_url.rstrip("/") + "/webhook-waiting",
-            sign_resume_url=self.signer.sign,
+            # each node of an execution asks for its ``$execution.resumeUrl``: one HMAC per execution
+            sign_resume_url=functools.lru_cache(maxsize=256)(self.signer.sign),
             binary_data=binary_service(settings, lambda: self.store.db),
             **file_options(settings),
         )
@@ -109,6 +113,9 @@ class WorkflowRunner(DbCalls):
         self.executions: Any = self._hot_path_executions()
         """Where the hot path creates and saves executions: on SQLite, the stdlib ``sqlite3`` writer (the same rows
         as the repository, a third of its cost per request); else the SQLAlchemy repository."""
+        self._snapshot_texts: dict[int, tuple[weakref.ref[PreparedWorkflow], str]] = {}
+        """The JSON text of each living prepared workflow's snapshot, for the stdlib writer (by ``id``; an entry goes
+        with its workflow)."""
         self._running: dict[str, Execution] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
@@ -123,7 +130,8 @@ class WorkflowRunner(DbCalls):
         if self.inline_db and self.write_lock is not None:
             from weft.db.lite import LiteExecutions
 
-            lite = LiteExecutions.open(self.settings.database_url, same_thread=False)  # one thread at a time
+            # one thread at a time; WAL checkpoints in a thread of their own, under the write lock
+            lite = LiteExecutions.open(self.settings.database_url, same_thread=False, write_lock=self.write_lock.held)
             if lite is not None:
                 return lite
         return self.store.executions
@@ -235,6 +243,7 @@ class WorkflowRunner(DbCalls):
             "running",
             parent_execution_id=parent_execution_id,
             retry_of=retry_of,
+            **self._snapshot_text(prepared),
         )
         if started is not None:
             started(execution_id)
@@ -407,6 +416,18 @@ class WorkflowRunner(DbCalls):
             _log_failure(execution_id, run)
         saved = self._outcomes.pop(execution_id, {}).get("saved", True)
         return RunResult(execution_id=execution_id, run=run, saved=saved)
+
+    def _snapshot_text(self, prepared: PreparedWorkflow) -> dict[str, str]:
+        """``workflow_text`` for the stdlib writer: the snapshot of a prepared workflow (never changed once
+        prepared) encoded once, not once per execution. The repository takes none."""
+        if not getattr(self.executions, "takes_workflow_text", False):
+            return {}
+        key = id(prepared)
+        hit = self._snapshot_texts.get(key)
+        if hit is None or hit[0]() is not prepared:
+            texts = self._snapshot_texts
+            hit = texts[key] = (weakref.ref(prepared, lambda _: texts.pop(key, None)), json.dumps(dict(prepared.data)))
+        return {"workflow_text": hit[1]}
 
     def _claim_of(self, execution_id: str) -> dict[str, Claim]:
         """The keyword that makes a write check this worker's claim (none outside queue workers)."""

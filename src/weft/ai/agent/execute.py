@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from weft.ai.agent.hitl import absorb_responses, replay_in_messages
 from weft.ai.agent.prompt import human_messages, prompt_text, system_message
@@ -98,8 +98,14 @@ async def execute_agent(ctx: ExecuteContext) -> NodeOutput | EngineRequest:
     return [[output for i in range(len(items)) if (output := state.items[i].output) is not None]]
 
 
+def _is_chat_model(value: Any) -> TypeGuard[ChatModel]:
+    """``isinstance(value, ChatModel)``, the model nodes' usual wrapper first: on Python 3.11 a runtime protocol check
+    walks the protocol's classes each time (tens of microseconds per turn)."""
+    return isinstance(value, TracedChatModel) or isinstance(value, ChatModel)
+
+
 async def _prepare_turn(ctx: ExecuteContext, response: EngineResponse | None) -> Turn:
-    models = [m for m in await ctx.get_input_connection_data(AI_LANGUAGE_MODEL, 0) if isinstance(m, ChatModel)]
+    models = [m for m in await ctx.get_input_connection_data(AI_LANGUAGE_MODEL, 0) if _is_chat_model(m)]
     if not models:
         raise NodeOperationError(
             ctx.node.name,
