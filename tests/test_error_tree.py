@@ -19,6 +19,7 @@ ALLOWED: dict[str, str] = {
     # Raised and caught in one module (private control flow, never seen outside it).
     "weft.expressions.code._CodeFailure": "caught by run_code / run_code_for_item, turned into a NodeError",
     "weft.expressions.evaluator._OverBudget": "a time-sliced evaluation goes on in a worker thread",
+    "weft.expressions.fastops._NotSupported": "compile_operation's parser: the expression goes to the sandbox",
     "weft.library.files._extract_move._MoveError": "caught by move_to, which answers n8n's error item",
     "weft.nodes.values._Invalid": "caught by validate_field_type",
     "weft.server.mcp.routes._WrongMethod": "caught by _serve, which answers n8n's 404",
