@@ -16,6 +16,7 @@ from weft.db.async_pg import AsyncStatements
 from weft.db.orm import Base, ExecutionMessageEntity, utcnow
 from weft.queue import messages
 from weft.queue.tasks import libpq_url, task_app
+from weft.queue.tasks import statements as statements_of
 
 pytestmark = pytest.mark.postgres
 WORKFLOW = {"id": "wf1", "name": "messages", "nodes": [], "connections": {}}
@@ -45,7 +46,7 @@ async def statements(store: Store) -> AsyncIterator[AsyncStatements]:
     """What a worker publishes with: the task engine's asyncio pool."""
     app = task_app(_url(store))
     async with app.open_async():
-        yield AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
+        yield statements_of(app)
 
 
 def _rows(store: Store) -> int:

@@ -13,6 +13,7 @@ from sqlalchemy import Boolean, ColumnElement, Integer, String, bindparam, cast,
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.types import UserDefinedType
 
+from weft.db.async_pg import AsyncStatements
 from weft.db.claims import QueuedJob
 from weft.errors import ConfigurationError
 
@@ -79,6 +80,11 @@ def _pool(**arguments: Any) -> Any:
 
     sizes = {"min_size": POOL_MIN, "max_size": POOL_MAX}  # grown on demand: a worker's executions write here too
     return psycopg_pool.AsyncConnectionPool(**{**sizes, **arguments, "check": check_if_idle, "configure": autocommit})
+
+
+def statements(app: procrastinate.App) -> AsyncStatements:
+    """The hot path's statements (:mod:`weft.db.async_pg`) on the app's asyncio pool (open once the app is)."""
+    return AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
 
 
 async def ensure_schema(app: procrastinate.App) -> None:
@@ -170,5 +176,6 @@ __all__ = [
     "libpq_url",
     "queued_job",
     "retry_stalled",
+    "statements",
     "task_app",
 ]

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from weft.binary import Location
-from weft.db.async_pg import AsyncStatements
 from weft.db.claims import insert_queued
 from weft.db.executions import new_execution
 from weft.db.transitions import CANCEL
@@ -44,7 +43,7 @@ class QueueClient:
         self.app = app
         self.mailbox = mailbox
         #: The hot path's statements, on the task engine's asyncio pool (:mod:`weft.db.async_pg`).
-        self.statements = AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
+        self.statements = tasks.statements(app)
 
     def takes(self, mode: str, begin: Any, parent_execution: Any) -> bool:
         """Whether an execution of ``mode`` goes to a worker (not a manual run, a partial run, a sub-workflow)."""

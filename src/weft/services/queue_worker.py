@@ -53,7 +53,7 @@ class QueueWorker:
         self.name = name or worker_name()
         self.lease_seconds = runner.settings.queue_lease_seconds
         #: The hot path's statements, on the task engine's asyncio pool (:mod:`weft.db.async_pg`).
-        self.statements = AsyncStatements(lambda: app.connector.pool)  # type: ignore[attr-defined]
+        self.statements = tasks.statements(app)
 
     def register(self) -> None:
         """Make :meth:`run_job` the task engine's handler of execution jobs (and :meth:`run_tool` of tool jobs)."""
