@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ from weft.db import Store, large_json
 from weft.db.base import dumps
 from weft.db.large_json import LARGE_VALUES, dumps_in_slices, dumps_off_loop, is_large
 from weft.db.lite import LiteExecutions
-from weft.services.import_export import open_store
 from weft.services.prepared import prepare
 from weft.services.runner import WorkflowRunner
 from weft.settings import Settings
@@ -101,15 +99,6 @@ def settings(db_url: str, tmp_path: Path) -> Settings:
     return Settings(user_folder=tmp_path, database_url=db_url, encryption_key="test-key")
 
 
-@pytest.fixture
-def runner(settings: Settings) -> Iterator[WorkflowRunner]:
-    store = open_store(settings)
-    made = WorkflowRunner(store, settings, inline_db=settings.database_url.startswith("sqlite"))
-    yield made
-    made.close()
-    store.close()
-
-
 def _set_workflow() -> dict[str, Any]:
     assignment = {"id": "a", "name": "double", "value": "={{ $json.i * 2 }}", "type": "number"}
     return workflow(
@@ -119,16 +108,16 @@ def _set_workflow() -> dict[str, Any]:
     )
 
 
-async def test_a_large_execution_is_stored_whole(runner: WorkflowRunner) -> None:
+async def test_a_large_execution_is_stored_whole(inline_runner: WorkflowRunner) -> None:
     items: list[Item] = [{"json": {"i": n, "text": f"ünï {n}"}} for n in range(LARGE_VALUES // 2)]
-    prepared = prepare(_set_workflow(), runner.registry)
-    big = asyncio.ensure_future(runner.run(prepared, mode="trigger", trigger_items=items))
-    small = [await runner.run(prepared, mode="trigger", trigger_items=[{"json": {"i": n}}]) for n in range(3)]
+    prepared = prepare(_set_workflow(), inline_runner.registry)
+    big = asyncio.ensure_future(inline_runner.run(prepared, mode="trigger", trigger_items=items))
+    small = [await inline_runner.run(prepared, mode="trigger", trigger_items=[{"json": {"i": n}}]) for n in range(3)]
     result = await big
     assert result.saved and is_large(result.run["data"])
-    if runner.settings.database_url.startswith("sqlite"):
-        assert isinstance(runner.executions, LiteExecutions)  # the inline writer, here writing in a thread
-    store: Store = runner.store
+    if inline_runner.settings.database_url.startswith("sqlite"):
+        assert isinstance(inline_runner.executions, LiteExecutions)  # the inline writer, here writing in a thread
+    store: Store = inline_runner.store
     stored = store.executions.get(result.execution_id)
     assert stored is not None and stored.status == "success" and stored.finished
     data: Any = stored.data

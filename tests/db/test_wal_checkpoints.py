@@ -11,6 +11,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,26 @@ def url(tmp_path: Path) -> Iterator[str]:
     yield url
 
 
+@dataclass(frozen=True)
+class Rig:
+    lock: CountingLock
+    writer: LiteExecutions
+    reader: sqlite3.Connection
+    """The connection the checkpoints run on (the checkpointer's own, in the server)."""
+
+
+@pytest.fixture
+def rig(url: str) -> Iterator[Rig]:
+    """The server's writer under a counting write lock, and a connection of its own to checkpoint on."""
+    lock = CountingLock()
+    writer = LiteExecutions.open(url, write_lock=lock)
+    assert writer is not None
+    reader = sqlite3.connect(_path(url), isolation_level=None)
+    yield Rig(lock, writer, reader)
+    reader.close()
+    writer.close()
+
+
 def _path(url: str) -> Path:
     path = sqlite_path(url)
     assert path is not None
@@ -60,59 +81,41 @@ def _wal_size(url: str) -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
-def test_with_a_write_lock_the_writer_never_checkpoints_in_its_commits(url: str) -> None:
+def test_with_a_write_lock_the_writer_never_checkpoints_in_its_commits(url: str, rig: Rig) -> None:
     plain = LiteExecutions.open(url)
-    locked = LiteExecutions.open(url, write_lock=CountingLock())
-    assert plain is not None and locked is not None
+    assert plain is not None
     try:
         assert _autocheckpoint(plain) == 1000  # SQLite's default: the 1000th page's commit copies them back
-        assert _autocheckpoint(locked) == 0
+        assert _autocheckpoint(rig.writer) == 0
     finally:
         plain.close()
-        locked.close()
 
 
-def test_the_wal_file_stays_bounded_when_checkpoints_finish_under_the_lock(url: str) -> None:
-    lock = CountingLock()
-    writer = LiteExecutions.open(url, write_lock=lock)
-    assert writer is not None
-    checkpointer = WalCheckpointer(_path(url), lock, restart_bytes=0)  # every round finishes under the lock
-    reader = sqlite3.connect(_path(url), isolation_level=None)
-    try:
-        sizes = []
-        for _ in range(6):
-            for _ in range(20):
-                writer.create(WORKFLOW, "webhook", "running")
-            checkpointer.checkpoint(reader)
-            sizes.append(_wal_size(url))
-        assert lock.held == 6
-        assert sizes[-1] < 2 * sizes[0]  # each round's writes reuse the file from its start (without: 6 times)
-        assert reader.execute("SELECT count(*) FROM execution_entity").fetchone()[0] == 120
-    finally:
-        reader.close()
-        writer.close()
-
-
-def test_without_the_lock_a_checkpoint_copies_but_the_file_grows(url: str) -> None:
-    lock = CountingLock()
-    writer = LiteExecutions.open(url, write_lock=lock)
-    assert writer is not None
-    checkpointer = WalCheckpointer(_path(url), lock, restart_bytes=1 << 40)  # never large enough
-    reader = sqlite3.connect(_path(url), isolation_level=None)
-    try:
-        writer.create(WORKFLOW, "webhook", "running")
-        checkpointer.checkpoint(reader)
-        first = _wal_size(url)
+def test_the_wal_file_stays_bounded_when_checkpoints_finish_under_the_lock(url: str, rig: Rig) -> None:
+    checkpointer = WalCheckpointer(_path(url), rig.lock, restart_bytes=0)  # every round finishes under the lock
+    sizes = []
+    for _ in range(6):
         for _ in range(20):
-            writer.create(WORKFLOW, "webhook", "running")
-        checkpointer.checkpoint(reader)
-        busy, logged, copied = reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        assert lock.held == 0
-        assert (busy, logged) == (0, copied)  # everything is in the database file already
-        assert _wal_size(url) >= first
-    finally:
-        reader.close()
-        writer.close()
+            rig.writer.create(WORKFLOW, "webhook", "running")
+        checkpointer.checkpoint(rig.reader)
+        sizes.append(_wal_size(url))
+    assert rig.lock.held == 6
+    assert sizes[-1] < 2 * sizes[0]  # each round's writes reuse the file from its start (without: 6 times)
+    assert rig.reader.execute("SELECT count(*) FROM execution_entity").fetchone()[0] == 120
+
+
+def test_without_the_lock_a_checkpoint_copies_but_the_file_grows(url: str, rig: Rig) -> None:
+    checkpointer = WalCheckpointer(_path(url), rig.lock, restart_bytes=1 << 40)  # never large enough
+    rig.writer.create(WORKFLOW, "webhook", "running")
+    checkpointer.checkpoint(rig.reader)
+    first = _wal_size(url)
+    for _ in range(20):
+        rig.writer.create(WORKFLOW, "webhook", "running")
+    checkpointer.checkpoint(rig.reader)
+    busy, logged, copied = rig.reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert rig.lock.held == 0
+    assert (busy, logged) == (0, copied)  # everything is in the database file already
+    assert _wal_size(url) >= first
 
 
 def test_the_thread_checkpoints_after_enough_commits_and_stops_on_close(url: str) -> None:

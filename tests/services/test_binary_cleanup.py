@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from weft.db import Store
-from weft.services import runner as runner_module
+from weft.services import save_hooks
 from weft.services.prepared import prepare
 from weft.services.runner import WorkflowRunner
 from weft.services.scheduler import Pruner
@@ -69,7 +69,7 @@ async def test_pruning_deletes_the_pruned_executions_files(runner: WorkflowRunne
 async def test_an_unsaved_executions_files_go_soon_after_it(
     runner: WorkflowRunner, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runner_module, "UNSAVED_FILES_GRACE_S", 0.05)
+    monkeypatch.setattr(save_hooks, "UNSAVED_FILES_GRACE_S", 0.05)
     execution_id, entry = await _run(runner, _file_workflow(saveDataSuccessExecution="none"))
     assert store.executions.get(execution_id) is None
     assert _path(settings, entry).exists()  # for a moment, in case an answer streams it

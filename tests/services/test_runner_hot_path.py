@@ -9,10 +9,7 @@ from __future__ import annotations
 import gc
 import json
 import sqlite3
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from weft.db import Store
 from weft.db.lite import LiteExecutions
@@ -21,15 +18,6 @@ from weft.services.prepared import prepare
 from weft.services.runner import WorkflowRunner
 from weft.settings import Settings
 from weft.testing.workflows import connect, node, workflow
-
-
-@pytest.fixture
-def inline_runner(settings: Settings) -> Iterator[WorkflowRunner]:
-    store = open_store(settings)
-    made = WorkflowRunner(store, settings, inline_db=settings.database_url.startswith("sqlite"))
-    yield made
-    made.close()
-    store.close()
 
 
 def _workflow(name: str) -> dict[str, Any]:
@@ -80,7 +68,7 @@ def test_the_repository_is_given_no_snapshot_text(settings: Settings) -> None:
     store = open_store(settings)
     runner = WorkflowRunner(store, settings)  # not inline: the SQLAlchemy repository creates the rows
     try:
-        assert runner._snapshot_text(prepare(_workflow("x"), runner.registry)) == {}
+        assert runner.snapshot_texts.keywords(runner.executions, prepare(_workflow("x"), runner.registry)) == {}
     finally:
         runner.close()
         store.close()
@@ -89,8 +77,8 @@ def test_the_repository_is_given_no_snapshot_text(settings: Settings) -> None:
 async def test_a_snapshot_text_lives_only_as_long_as_its_workflow(inline_runner: WorkflowRunner) -> None:
     prepared = prepare(_workflow("short-lived"), inline_runner.registry)
     await inline_runner.run(prepared, mode="trigger")
-    kept = len(inline_runner._snapshot_texts)
+    kept = len(inline_runner.snapshot_texts.texts)
     assert kept == (1 if isinstance(inline_runner.executions, LiteExecutions) else 0)
     del prepared
     gc.collect()
-    assert inline_runner._snapshot_texts == {}
+    assert inline_runner.snapshot_texts.texts == {}

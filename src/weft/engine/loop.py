@@ -8,13 +8,15 @@ Invariants:
   a node resumed after a wait all land in the slot they reserved, so each keeps a single run record.
 * Stopping (error, wait, cancel) leaves the stopped node at the head of the stack, so the saved state can be
   resumed or retried from there.
+
+This module starts a node's run and runs it (with its retries); :mod:`weft.engine.node_results` records the result
+and routes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from enum import Enum
 from functools import partial
 from typing import Any
 
@@ -24,30 +26,25 @@ from weft.engine.context import _BaseContext, wrap_node_error
 from weft.engine.entry_metadata import EntryMetadata
 from weft.engine.hooks import ExecutionHooks, HookName
 from weft.engine.irun import build_run
-from weft.engine.node_shape import declared_inputs, main_output_count, required_inputs
+from weft.engine.node_results import Step, finish
+from weft.engine.node_shape import declared_inputs, required_inputs
 from weft.engine.options import EngineOptions
-from weft.engine.requests import collect_action_responses, handle_request
+from weft.engine.requests import collect_action_responses
 from weft.engine.run_node import run_node
 from weft.engine.runaway import check_node_run_cap, yield_between_nodes
 from weft.engine.state import clear_wait, initial_run_execution_data, next_execution_index_of
-from weft.engine.tasks import StartedRun, task_finished, task_started, upsert_task
+from weft.engine.tasks import StartedRun, task_started
 from weft.errors import (
     CancelSignal,
     EngineSignal,
     ExecutionCancelledError,
     TimeoutExecutionCancelledError,
-    WeftError,
     WorkflowOperationError,
 )
 from weft.nodes.contract import EngineRequest, ExecutionServices, NodeType
 from weft.nodes.registry import NodeRegistry, default_registry
 from weft.nodes.resources import ExecutionResources
-from weft.workflow import MAIN, ExecuteData, Item, NodeOutput, Run, RunData, RunExecutionData, TaskData, Workflow
-
-
-class Step(Enum):
-    CONTINUE = "continue"
-    STOP = "stop"
+from weft.workflow import ExecuteData, Item, NodeOutput, Run, RunData, RunExecutionData, Workflow
 
 
 class Execution:
@@ -200,7 +197,7 @@ class Execution:
         if started is None:
             return Step.CONTINUE
         output, error = await self._run_with_retries(entry, started.node_type, started.run_index, started.inputs)
-        return await self._finish(started, output, error)
+        return await finish(self, started, output, error)
 
     async def _step_together(self, entries: list[ExecuteData]) -> Step:
         """The requested nodes of one concurrent request (:mod:`weft.engine.concurrent`)."""
@@ -208,10 +205,10 @@ class Execution:
         async def run(s: StartedRun) -> tuple[Any, BaseException | None]:
             return await self._run_with_retries(s.entry, s.node_type, s.run_index, s.inputs)
 
-        async def finish(s: StartedRun, output: Any, error: BaseException | None) -> bool:
-            return await self._finish(s, output, error) is Step.STOP
+        async def record(s: StartedRun, output: Any, error: BaseException | None) -> bool:
+            return await finish(self, s, output, error) is Step.STOP
 
-        stopped = await run_together(entries, self._start, run, finish, lambda: self.cancel_reason)
+        stopped = await run_together(entries, self._start, run, record, lambda: self.cancel_reason)
         return Step.STOP if stopped else Step.CONTINUE
 
     async def _start(self, entry: ExecuteData) -> StartedRun | None:
@@ -233,22 +230,6 @@ class Execution:
         if not EntryMetadata.of(entry).node_was_resumed:
             await self.hooks.run("nodeExecuteBefore", name, task)
         return StartedRun(entry=entry, node_type=node_type, run_index=run_index, inputs=connection_input, task=task)
-
-    async def _finish(
-        self, started: StartedRun, output: NodeOutput | EngineRequest | None, error: BaseException | None
-    ) -> Step:
-        entry, run_index = started.entry, started.run_index
-        if isinstance(output, EngineRequest):
-            try:
-                self._handle_request(entry, output, run_index)
-                return Step.CONTINUE
-            except WeftError as exc:  # an unknown node or an empty request: the requester fails
-                output, error = None, exc
-        # 3. record the outcome and route the output
-        task = task_finished(started.task, entry, self.data)
-        if error is not None:
-            return await self._handle_error(entry, task, error, run_index)
-        return await self._handle_success(entry, task, output, run_index)
 
     # ------------------------------------------------------------------ running a node
 
@@ -288,102 +269,6 @@ class Execution:
             if isinstance(output, EngineRequest) or not outcomes.output_failed(output):
                 break
         return output, error
-
-    # ------------------------------------------------------------------ outcomes
-
-    async def _handle_success(
-        self, entry: ExecuteData, task: TaskData, output: NodeOutput | EngineRequest | None, run_index: int
-    ) -> Step:
-        name = entry["node"]["name"]
-        node = self.workflow.nodes[name]
-        data: NodeOutput | None = output if not isinstance(output, EngineRequest) else None
-        if data is not None and node.onError == "continueErrorOutput":
-            outcomes.route_error_output(data, entry, main_output_count(self.workflow, self.registry, name))
-        data = outcomes.assign_paired_items(data, entry)
-        if data is not None:
-            self.data["resultData"]["lastNodeExecuted"] = name
-        if node.alwaysOutputData:
-            data = outcomes.ensure_always_output_data(data, entry)
-        if data is None and not self.data.get("waitTill"):
-            return Step.CONTINUE  # the node succeeded with no data: the branch ends
-        return await self._record_and_route(entry, task, data or [], run_index)
-
-    async def _handle_error(self, entry: ExecuteData, task: TaskData, error: BaseException, run_index: int) -> Step:
-        name = entry["node"]["name"]
-        node = self.workflow.nodes[name]
-        if isinstance(error, CancelSignal):
-            return await self._handle_cancel(entry, task, error, run_index)
-        error_json = outcomes.error_to_json(error, name)
-        task["error"] = error_json
-        task["executionStatus"] = "error"
-        self.data["resultData"]["lastNodeExecuted"] = name
-        await self.hooks.run("sendChunk", outcomes.error_chunk(node.id, name, run_index, error_json))
-        rewire = entry["node"].get("rewireOutputLogTo")
-        is_tool = rewire == "ai_tool"
-        if outcomes.continues_on_error(node) or (is_tool and node.onError != "stopWorkflow"):
-            main = entry["data"].get("main") or []
-            if is_tool:
-                passthrough: NodeOutput = [[{"json": {"error": error_json["message"]}}]]
-            else:
-                passthrough = [list(main[0])] if main and main[0] is not None else []
-            self.execution_error = error_json  # the execution ends in this error if no node runs after it
-            return await self._record_and_route(entry, task, passthrough, run_index)
-        if rewire:
-            task["data"] = {rewire: [[{"json": {"error": error_json["message"]}}]]}
-        upsert_task(self.run_data, name, run_index, task)
-        self.stack.insert(0, entry)
-        self.execution_error = error_json
-        await self.hooks.run("nodeExecuteAfter", name, task, self.data)
-        return Step.STOP
-
-    async def _handle_cancel(self, entry: ExecuteData, task: TaskData, signal: CancelSignal, run_index: int) -> Step:
-        name = entry["node"]["name"]
-        task["executionStatus"] = "canceled"
-        task["error"] = signal.reason.to_json()
-        upsert_task(self.run_data, name, run_index, task)
-        self.stack.insert(0, entry)
-        self.cancel_reason = self.cancel_reason or signal.reason
-        return Step.STOP
-
-    async def _record_and_route(self, entry: ExecuteData, task: TaskData, data: NodeOutput, run_index: int) -> Step:
-        name = entry["node"]["name"]
-        outcomes.normalize_node_errors(data)
-        rewire = entry["node"].get("rewireOutputLogTo")
-        task["data"] = {rewire or MAIN: data}  # type: ignore[dict-item]
-        upsert_task(self.run_data, name, run_index, task)
-        if self.data.get("waitTill"):
-            task["executionStatus"] = "waiting"
-            await self.hooks.run("nodeExecuteAfter", name, task, self.data)
-            self.stack.insert(0, {**entry, "runIndex": run_index})
-            return Step.STOP
-        destination = (self.data["startData"].get("destinationNode") or {}).get("nodeName")
-        if not rewire and destination != name:
-            for edge in scheduling.children_to_schedule(self.workflow, name, data):  # type: ignore[arg-type]
-                scheduling.add_node_to_be_executed(
-                    self.workflow,
-                    self.data["executionData"],
-                    self.run_data,
-                    target=edge.target,
-                    target_index=edge.target_index,
-                    output_index=edge.source_index,
-                    parent=name,
-                    parent_output=data,  # type: ignore[arg-type]
-                    run_index=run_index,
-                )
-        await self.hooks.run("nodeExecuteAfter", name, task, self.data)
-        return Step.CONTINUE
-
-    def _handle_request(self, entry: ExecuteData, request: EngineRequest, run_index: int) -> None:
-        entries = handle_request(
-            self.workflow,
-            requester=entry["node"]["name"],
-            request=request,
-            run_index=run_index,
-            execute_data=entry,
-            run_data=self.run_data,
-        )
-        # the list is in pop order (requested nodes in request order, then the requester): put it on top as is
-        self.stack[0:0] = entries
 
     # ------------------------------------------------------------------ helpers
 

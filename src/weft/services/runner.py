@@ -4,9 +4,9 @@ Invariants:
 
 * An execution's row exists (status ``running``) before its first node runs, so a crash leaves a trace that
   :meth:`WorkflowRunner.recover_on_startup` turns into ``crashed``.
-* The outcome is saved by the ``workflowExecuteAfter`` hook, honouring ``saveDataSuccessExecution``,
-  ``saveDataErrorExecution`` and ``saveManualExecutions``; a waiting execution is always saved whole and its
-  memory released (nothing of it stays in this process).
+* The outcome is saved by the ``workflowExecuteAfter`` hook (:mod:`weft.services.save_hooks`), honouring
+  ``saveDataSuccessExecution``, ``saveDataErrorExecution`` and ``saveManualExecutions``; a waiting execution is always
+  saved whole and its memory released (nothing of it stays in this process).
 * Resuming goes through :func:`weft.services.waiting.claim_waiting`, which moves ``waiting → running``
   atomically: only one resume of an execution ever runs.
 """
@@ -15,35 +15,30 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
-import json
 import logging
-import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from weft.binary import Location
 from weft.binary.filesystem import FilesystemManager
 from weft.db.cipher import load_encryption_key
-from weft.db.large_json import dumps_off_loop
-from weft.db.save_policy import SaveDefaults, keep_run
+from weft.db.save_policy import SaveDefaults
 from weft.db.transitions import CRASH
-from weft.engine import EngineOptions, Execution
+from weft.engine import Execution
 from weft.engine.state import restore_waiting_keys
 from weft.errors import ExecutionCancelledError, TimeoutExecutionCancelledError
-from weft.expressions import ExpressionLimits
-from weft.expressions.offload import configure_workers
-from weft.nodes.files.options import file_options
-from weft.nodes.registry import NodeRegistry, allow_demo_nodes
-from weft.nodes.user_regex import configure_regex_timeout
-from weft.services.binary_data import binary_service, store_pending
+from weft.nodes.registry import NodeRegistry
+from weft.services.binary_data import store_pending
 from weft.services.db_calls import DbCalls
 from weft.services.db_services import DbServices, ResponseSink
+from weft.services.engine_setup import configure_process, engine_options
 from weft.services.error_workflow import error_workflow_hooks
+from weft.services.execution_writer import SnapshotTexts, open_writer
 from weft.services.prepared import PreparedWorkflow, WorkflowCache, prepare, server_registry
 from weft.services.push import PushHub
 from weft.services.resume_data import first_task, seed_resume
 from weft.services.run_result import ChunkSink, RunResult
+from weft.services.save_hooks import add_save_hooks
 from weft.services.signing import ResumeSigner
 from weft.services.subworkflows import link_to_parent, resume_parent
 from weft.services.write_lock import sqlite_write_lock
@@ -60,8 +55,6 @@ if TYPE_CHECKING:
     from weft.services.queue_client import QueueClient
 
 T = TypeVar("T")
-#: Seconds the files of an execution that is not saved outlive it (a webhook's answer may be streaming one).
-UNSAVED_FILES_GRACE_S = 30.0
 
 
 class WorkflowRunner(DbCalls):
@@ -92,30 +85,14 @@ class WorkflowRunner(DbCalls):
             error=settings.save_data_on_error,
             manual=settings.save_manual_executions,
         )
-        configure_workers(settings.code_workers)
-        configure_regex_timeout(settings.regex_timeout)
-        if settings.demo_nodes:
-            allow_demo_nodes()  # WEFT_DEMO_NODES: before any workflow is validated
-        self.options = EngineOptions(
-            expression_limits=ExpressionLimits(time_s=settings.expression_timeout, code_time_s=settings.code_timeout),
-            allow_env=not settings.block_env_access_in_node,
-            max_node_runs=settings.max_node_runs,
-            max_items=settings.execution_items_max,
-            resume_url_base=settings.base_url.rstrip("/") + "/webhook-waiting",
-            # each node of an execution asks for its ``$execution.resumeUrl``: one HMAC per execution
-            sign_resume_url=functools.lru_cache(maxsize=256)(self.signer.sign),
-            binary_data=binary_service(settings, lambda: self.store.db),
-            **file_options(settings),
-        )
+        configure_process(settings)
+        self.options = engine_options(settings, self.signer, lambda: self.store.db)
         super().__init__(inline_db=inline_db, write_lock=sqlite_write_lock(settings.database_url))
         self.log_errors = False
         """Log each failed execution's error with its stack (the server; the API shows no stack)."""
-        self.executions: Any = self._hot_path_executions()
-        """Where the hot path creates and saves executions: on SQLite, the stdlib ``sqlite3`` writer (the same rows
-        as the repository, a third of its cost per request); else the SQLAlchemy repository."""
-        self._snapshot_texts: dict[int, tuple[weakref.ref[PreparedWorkflow], str]] = {}
-        """The JSON text of each living prepared workflow's snapshot, for the stdlib writer (by ``id``; an entry goes
-        with its workflow)."""
+        self.executions: Any = open_writer(settings, self.inline_db, self.write_lock, lambda: self.store)
+        """Where the hot path creates and saves executions (:mod:`weft.services.execution_writer`)."""
+        self.snapshot_texts = SnapshotTexts()
         self._running: dict[str, Execution] = {}
         self._background: set[asyncio.Task[Any]] = set()
         self._outcomes: dict[str, dict[str, bool]] = {}
@@ -125,16 +102,6 @@ class WorkflowRunner(DbCalls):
         """Queue mode, in a main process: where :meth:`run` hands executions to workers."""
         self.claims: dict[str, Claim] = {}
         """Queue mode, in a worker: its hold on each execution it runs; every write of one checks it."""
-
-    def _hot_path_executions(self) -> Any:
-        if self.inline_db and self.write_lock is not None:
-            from weft.db.lite import LiteExecutions
-
-            # one thread at a time; WAL checkpoints in a thread of their own, under the write lock
-            lite = LiteExecutions.open(self.settings.database_url, same_thread=False, write_lock=self.write_lock.held)
-            if lite is not None:
-                return lite
-        return self.store.executions
 
     @property
     def store(self) -> Store:
@@ -243,7 +210,7 @@ class WorkflowRunner(DbCalls):
             "running",
             parent_execution_id=parent_execution_id,
             retry_of=retry_of,
-            **self._snapshot_text(prepared),
+            **self.snapshot_texts.keywords(self.executions, prepared),
         )
         if started is not None:
             started(execution_id)
@@ -349,35 +316,7 @@ class WorkflowRunner(DbCalls):
         chunks: ChunkSink | None = None,
     ) -> Execution:
         hooks = error_workflow_hooks(self, prepared, mode, execution_id)  # settings.errorWorkflow on failure
-        settings = prepared.settings
-        outcome = self._outcomes.setdefault(execution_id, {})
-
-        async def save(run: Run, _: Any) -> None:
-            # large run data is encoded in a worker thread first, the event loop going on (None: small, inline)
-            keep = keep_run(run, settings, self.save_defaults)
-            data_text = await dumps_off_loop(run["data"]) if keep else None
-            outcome["saved"] = await (self.db_write if data_text is None else self.db_write_large)(
-                self.executions.finish,
-                execution_id,
-                run,
-                workflow_settings=settings,
-                defaults=self.save_defaults,
-                data_text=data_text,
-                **self._claim_of(execution_id),
-            )
-            if not outcome["saved"]:  # its files go a little later: the webhook's answer may still stream one
-                later = lambda: self.spawn(self.delete_binary([execution_id]))  # noqa: E731
-                asyncio.get_running_loop().call_later(UNSAVED_FILES_GRACE_S, later)
-
-        hooks.on("workflowExecuteAfter", save)
-        if saves_progress(settings, self.settings.save_execution_progress):
-
-            async def progress(_name: str, _task: Any, data: RunExecutionData) -> None:
-                await self.db_write(
-                    self.store.executions.save_progress, execution_id, data, **self._claim_of(execution_id)
-                )
-
-            hooks.on("nodeExecuteAfter", progress)
+        add_save_hooks(self, hooks, prepared.settings, execution_id, self._outcomes.setdefault(execution_id, {}))
         if mode == "manual":  # the editor follows its runs live
             self.push.attach(hooks, execution_id, prepared.workflow.id)
         options = self.options
@@ -406,7 +345,7 @@ class WorkflowRunner(DbCalls):
         except BaseException:
             if self.log_errors:
                 log.exception("Execution %s crashed", execution_id)
-            await self.db_write(self.executions.move, execution_id, CRASH, **self._claim_of(execution_id))
+            await self.db_write(self.executions.move, execution_id, CRASH, **self.claim_of(execution_id))
             raise
         finally:
             self._running.pop(execution_id, None)
@@ -417,19 +356,7 @@ class WorkflowRunner(DbCalls):
         saved = self._outcomes.pop(execution_id, {}).get("saved", True)
         return RunResult(execution_id=execution_id, run=run, saved=saved)
 
-    def _snapshot_text(self, prepared: PreparedWorkflow) -> dict[str, str]:
-        """``workflow_text`` for the stdlib writer: the snapshot of a prepared workflow (never changed once
-        prepared) encoded once, not once per execution. The repository takes none."""
-        if not getattr(self.executions, "takes_workflow_text", False):
-            return {}
-        key = id(prepared)
-        hit = self._snapshot_texts.get(key)
-        if hit is None or hit[0]() is not prepared:
-            texts = self._snapshot_texts
-            hit = texts[key] = (weakref.ref(prepared, lambda _: texts.pop(key, None)), json.dumps(dict(prepared.data)))
-        return {"workflow_text": hit[1]}
-
-    def _claim_of(self, execution_id: str) -> dict[str, Claim]:
+    def claim_of(self, execution_id: str) -> dict[str, Claim]:
         """The keyword that makes a write check this worker's claim (none outside queue workers)."""
         claim = self.claims.get(execution_id)
         return {} if claim is None else {"claim": claim}
@@ -439,12 +366,6 @@ class WorkflowRunner(DbCalls):
         if timeout is None or prepared.workflow.settings.executionTimeout is not None:
             return None
         return asyncio.get_running_loop().call_later(timeout, execution.cancel, TimeoutExecutionCancelledError(timeout))
-
-
-def saves_progress(settings: Mapping[str, Any], default: bool) -> bool:
-    """A workflow's ``saveExecutionProgress`` (``DEFAULT``: the instance's setting)."""
-    value = settings.get("saveExecutionProgress", "DEFAULT")
-    return default if value in ("DEFAULT", None) else bool(value)
 
 
 def _log_failure(execution_id: str, run: Run) -> None:

@@ -12,11 +12,11 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 
 from weft.ai.models._turns import ScriptedTurn, parse_turn
 from weft.errors import WeftError
+from weft.testing.threaded_http import ThreadedHttpServer
 
 
 class FakeServerError(WeftError):
@@ -52,47 +52,27 @@ class _Server(ThreadingHTTPServer):
         """A client that gave up (timeout tests) is expected; do not print tracebacks."""
 
 
-class FakeServerBase:
+class FakeServerBase(ThreadedHttpServer):
     """Start/stop, the script queue and request recording; subclasses implement :meth:`route`."""
 
     name: ClassVar[str] = "FakeServer"
 
     def __init__(self, script: Sequence[ScriptedTurn | str | Mapping[str, Any]] = ()) -> None:
+        super().__init__()
         self.requests: list[RecordedRequest] = []
         self._turns: deque[ScriptedTurn] = deque(parse_turn(t) for t in script)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd: _Server | None = None
-        self._thread: threading.Thread | None = None
         self._counters: dict[str, int] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
-    def start(self) -> Self:
-        handler = type("Handler", (_Handler,), {"fake": self})
-        self._httpd = _Server(("127.0.0.1", 0), handler)
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05})
-        self._thread.daemon = True
-        self._thread.start()
-        return self
+    def _bind(self) -> ThreadingHTTPServer:
+        return _Server(("127.0.0.1", 0), type("Handler", (_Handler,), {"fake": self}))
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
+        super().stop()
 
     @property
     def root_url(self) -> str:

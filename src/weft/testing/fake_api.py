@@ -20,9 +20,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+from weft.testing.threaded_http import ThreadedHttpServer
 
 if TYPE_CHECKING:
     from weft.testing.tls import CertAuthority
@@ -93,17 +94,15 @@ def require(condition: bool, reply: ApiReply) -> None:
         raise Rejected(reply)
 
 
-class FakeApiServer:
+class FakeApiServer(ThreadedHttpServer):
     """Serves its routes in a thread; ``requests`` holds what arrived, in order."""
 
     def __init__(self, port: int = 0, authority: CertAuthority | None = None) -> None:
-        self.port = port
+        super().__init__(port)
         self.authority = authority
         self.requests: list[ApiRequest] = []
         self._routes: list[tuple[str, re.Pattern[str], Handler, str | None]] = []
         self._lock = threading.Lock()
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     def route(self, method: str, pattern: str, handler: Handler, host: str | None = None) -> None:
         """Answer ``method`` requests whose decoded path fully matches ``pattern`` (named groups become
@@ -115,29 +114,10 @@ class FakeApiServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Self:
-        handler = type("Handler", (_Handler,), {"api": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
-        self._httpd.daemon_threads = True
-        self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self.stop()
+    def _bind(self) -> ThreadingHTTPServer:
+        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), type("Handler", (_Handler,), {"api": self}))
+        httpd.daemon_threads = True
+        return httpd
 
     def answer(self, request: ApiRequest) -> ApiReply:
         with self._lock:

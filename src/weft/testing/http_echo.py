@@ -13,57 +13,36 @@ import json
 import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit
 
 from weft.testing.feeds import FIXTURE_ROUTES
+from weft.testing.threaded_http import ThreadedHttpServer
 
 #: The port the recorded cases' HTTP Request Tool nodes call (``tests/recorded/cases/a1xx-*``).
 RECORDED_PORT = 18297
 _HTML = "<html><head><title>Echo</title></head><body><h1>Weather</h1><p class='f'>Sunny, 22 C</p></body></html>"
 
 
-class HttpEchoServer:
+class HttpEchoServer(ThreadedHttpServer):
     """Serves in a thread; ``requests`` holds what arrived (the echoed JSON of each request)."""
 
     def __init__(self, port: int = 0, *, tls: ssl.SSLContext | None = None) -> None:
-        self.port = port
+        super().__init__(port)
         self.tls = tls  # serve HTTPS with this context (``weft.testing.smtp_server.self_signed_context()``)
         self.requests: list[dict[str, Any]] = []
-        self._httpd: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
         """``http://127.0.0.1:<port>`` (``https://`` with ``tls``; started)."""
         return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}"
 
-    def start(self) -> Self:
-        handler = type("Handler", (_EchoHandler,), {"server_ref": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", self.port), handler)
-        self._httpd.daemon_threads = True
+    def _bind(self) -> ThreadingHTTPServer:
+        httpd = ThreadingHTTPServer(("127.0.0.1", self.port), type("Handler", (_EchoHandler,), {"server_ref": self}))
+        httpd.daemon_threads = True
         if self.tls is not None:
-            self._httpd.socket = self.tls.wrap_socket(self._httpd.socket, server_side=True)
-        self.port = self._httpd.server_address[1]
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._httpd is not None:
-            self._httpd.shutdown()
-            self._httpd.server_close()
-            self._httpd = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self.stop()
+            httpd.socket = self.tls.wrap_socket(httpd.socket, server_side=True)
+        return httpd
 
 
 class _EchoHandler(BaseHTTPRequestHandler):

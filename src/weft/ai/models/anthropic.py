@@ -14,8 +14,9 @@ import anthropic
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import Message, ModelResponse, ToolDefinition
 from weft.ai.models import _anthropic_wire as wire
-from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
-from weft.ai.models.base import RetryPolicy, StreamCallback, generate_with_retries
+from weft.ai.models._http_errors import Endpoint
+from weft.ai.models._sdk_model import SdkChatModel, pass_on_stream
+from weft.ai.models.base import RetryPolicy, StreamCallback
 from weft.ai.models.http_client import ai_httpx2_client
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
@@ -52,12 +53,13 @@ class AnthropicSettings:
         return data
 
 
-class AnthropicChatModel:
+class AnthropicChatModel(SdkChatModel[AnthropicSettings]):
     """A :class:`~weft.ai.models.base.ChatModel` speaking Anthropic's Messages API."""
 
     def __init__(self, settings: AnthropicSettings) -> None:
-        self.settings = settings
-        self._endpoint = Endpoint(provider=wire.PROVIDER, credential_type="anthropicApi", base_url=settings.base_url)
+        super().__init__(
+            settings, Endpoint(provider=wire.PROVIDER, credential_type="anthropicApi", base_url=settings.base_url)
+        )
 
     def request(self, messages: list[Message], tools: list[ToolDefinition], *, stream: bool) -> dict[str, Any]:
         """The JSON body sent to ``/v1/messages``."""
@@ -78,17 +80,6 @@ class AnthropicChatModel:
                 body[key] = getattr(s, key)
         return body
 
-    async def generate(
-        self,
-        messages: list[Message],
-        tools: list[ToolDefinition],
-        *,
-        stream_callback: StreamCallback | None = None,
-    ) -> ModelResponse:
-        return await generate_with_retries(
-            lambda callback: self._call(messages, tools, callback), self.settings.retry, stream_callback
-        )
-
     async def _call(
         self, messages: list[Message], tools: list[ToolDefinition], callback: StreamCallback | None
     ) -> ModelResponse:
@@ -108,27 +99,20 @@ class AnthropicChatModel:
                 result: Any = await client.messages.create(**known, extra_body=body or None)
                 if callback is None:
                     return wire.from_sdk_message(result)
-                acc = wire.StreamAccumulator()
-                async for event in result:
-                    delta = acc.add(event)
-                    if delta:
-                        await callback(delta)
-                return acc.response()
+                return await pass_on_stream(result, wire.StreamAccumulator(), callback)
         except anthropic.APIError as exc:
             raise self._error_from_sdk(exc) from exc
 
     def _error_from_sdk(self, exc: anthropic.APIError) -> ChatModelError:
-        if isinstance(exc, anthropic.APITimeoutError):
-            return timeout_error(self._endpoint, self.settings.timeout)
-        if isinstance(exc, anthropic.APIConnectionError):
-            return connection_error(self._endpoint, str(exc.__cause__ or exc))
-        if isinstance(exc, anthropic.APIStatusError):
-            body = exc.body if isinstance(exc.body, dict) else {}
-            nested = body.get("error")
-            error: dict[str, Any] = nested if isinstance(nested, dict) else body
-            detail = str(error.get("message") or exc.message)
-            return status_error(self._endpoint, exc.status_code, detail, error.get("type"))
-        return status_error(self._endpoint, 500, exc.message)
+        return self._sdk_error(exc, anthropic, _status_detail)
+
+
+def _status_detail(exc: anthropic.APIStatusError) -> tuple[str, str | None]:
+    """Anthropic's message and error type, from the ``error`` object of its answer."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    nested = body.get("error")
+    error: dict[str, Any] = nested if isinstance(nested, dict) else body
+    return str(error.get("message") or exc.message), error.get("type")
 
 
 __all__ = ["ANTHROPIC_BASE_URL", "AnthropicChatModel", "AnthropicSettings"]

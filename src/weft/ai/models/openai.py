@@ -21,8 +21,9 @@ import openai
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import Message, ModelResponse, ToolDefinition
 from weft.ai.models import _openai_wire as wire
-from weft.ai.models._http_errors import Endpoint, connection_error, status_error, timeout_error
-from weft.ai.models.base import RetryPolicy, StreamCallback, generate_with_retries
+from weft.ai.models._http_errors import Endpoint
+from weft.ai.models._sdk_model import SdkChatModel, pass_on_stream
+from weft.ai.models.base import RetryPolicy, StreamCallback
 from weft.ai.models.http_client import ai_http_client
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -76,25 +77,14 @@ class OpenAISettings:
         return data
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(SdkChatModel[OpenAISettings]):
     """A :class:`~weft.ai.models.base.ChatModel` speaking the OpenAI API."""
 
     def __init__(self, settings: OpenAISettings) -> None:
-        self.settings = settings
-        self._endpoint = Endpoint(
+        endpoint = Endpoint(
             provider=settings.provider, credential_type=settings.credential_type, base_url=settings.base_url
         )
-
-    async def generate(
-        self,
-        messages: list[Message],
-        tools: list[ToolDefinition],
-        *,
-        stream_callback: StreamCallback | None = None,
-    ) -> ModelResponse:
-        return await generate_with_retries(
-            lambda callback: self._call(messages, tools, callback), self.settings.retry, stream_callback
-        )
+        super().__init__(settings, endpoint)
 
     async def _call(
         self, messages: list[Message], tools: list[ToolDefinition], callback: StreamCallback | None
@@ -148,12 +138,7 @@ class OpenAIChatModel:
         result: Any = await client.chat.completions.create(**body)
         if callback is None:
             return wire.from_sdk_chat_completion(result)
-        acc = wire.ChatStreamAccumulator()
-        async for chunk in result:
-            delta = acc.add(chunk)
-            if delta:
-                await callback(delta)
-        return acc.response()
+        return await pass_on_stream(result, wire.ChatStreamAccumulator(), callback)
 
     # ------------------------------------------------------------------ responses API
 
@@ -188,16 +173,14 @@ class OpenAIChatModel:
     # ------------------------------------------------------------------ errors
 
     def _error_from_sdk(self, exc: openai.APIError) -> ChatModelError:
-        if isinstance(exc, openai.APITimeoutError):
-            return timeout_error(self._endpoint, self.settings.timeout)
-        if isinstance(exc, openai.APIConnectionError):
-            return connection_error(self._endpoint, str(exc.__cause__ or exc))
-        if isinstance(exc, openai.APIStatusError):
-            body = exc.body if isinstance(exc.body, dict) else {}
-            detail = str(body.get("message") or exc.message)
-            code = body.get("code") or exc.code
-            return status_error(self._endpoint, exc.status_code, detail, str(code) if code else None)
-        return status_error(self._endpoint, 500, exc.message)
+        return self._sdk_error(exc, openai, _status_detail)
+
+
+def _status_detail(exc: openai.APIStatusError) -> tuple[str, str | None]:
+    """OpenAI's message and error code, from its answer (else the SDK's)."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    code = body.get("code") or exc.code
+    return str(body.get("message") or exc.message), str(code) if code else None
 
 
 async def _consume_response_events(

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from weft.ai.models.anthropic import ANTHROPIC_BASE_URL, AnthropicChatModel, AnthropicSettings
-from weft.ai.models.base import ChatModel
 from weft.ai.nodes.lm_chat_common import (
     MODEL_OUTPUTS,
+    SettingsModelNode,
     custom_headers,
     max_tokens,
     model_name,
@@ -13,16 +13,15 @@ from weft.ai.nodes.lm_chat_common import (
     number,
     retry_policy,
     timeout_seconds,
-    traced,
 )
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 #: n8n's default model per typeVersion (the parameter is absent from workflow JSON when left at its default).
 _DEFAULT_MODEL = {1: "claude-2", 1.1: "claude-3-sonnet-20240229", 1.2: "claude-3-5-sonnet-20240620"}
 _NEWEST_DEFAULT = "claude-sonnet-4-5-20250929"
 
 
-class LmChatAnthropic(NodeType):
+class LmChatAnthropic(SettingsModelNode[AnthropicSettings]):
     """Supplies an :class:`AnthropicChatModel`."""
 
     description = NodeDescription(
@@ -35,9 +34,7 @@ class LmChatAnthropic(NodeType):
         credentials=("anthropicApi",),
     )
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, AnthropicChatModel(settings), settings.describe())
+    model_type = AnthropicChatModel
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> AnthropicSettings:
         """The adapter settings from the node's parameters and its ``anthropicApi`` credential.

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from weft.ai.models.base import ChatModel, RetryPolicy
 from weft.ai.models.traced import GenerationInfo, TracedChatModel
 from weft.errors import NodeOperationError
-from weft.nodes.contract import SupplyDataContext
+from weft.nodes.contract import NodeType, SupplyDataContext
 from weft.workflow import AI_LANGUAGE_MODEL
 
 #: A model sub-node: no inputs, one ``ai_languageModel`` output.
@@ -68,3 +68,27 @@ def traced(
     """``model`` wrapped so each call is a run of this node in the run data (``generation_info``: the provider's
     ``generationInfo`` shape, OpenAI's by default)."""
     return TracedChatModel(model, ctx, options=options, generation_info=generation_info)
+
+
+class ModelSettings(Protocol):
+    def describe(self) -> dict[str, Any]:
+        """The settings as the model node's run data shows them (no secret)."""
+        ...
+
+
+S = TypeVar("S", bound=ModelSettings)
+
+
+class SettingsModelNode(NodeType, Generic[S]):
+    """A chat-model node that reads its model's settings from its parameters and credential (:meth:`settings`) and
+    supplies the model ``model_type`` builds from them, traced (``generation_info``: as :func:`traced`)."""
+
+    model_type: Callable[[S], ChatModel]
+    generation_info: ClassVar[GenerationInfo | None] = None
+
+    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
+        settings = await self.settings(ctx, item_index)
+        return traced(ctx, self.model_type(settings), settings.describe(), type(self).generation_info)
+
+    async def settings(self, ctx: SupplyDataContext, item_index: int) -> S:
+        raise NotImplementedError

@@ -3,15 +3,14 @@ base URL is the ``deepSeekApi`` credential's hidden ``url`` (default ``https://a
 
 from __future__ import annotations
 
-from weft.ai.models.base import ChatModel
-from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, traced
+from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, SettingsModelNode
 from weft.ai.nodes.lm_chat_compatible import ExtraBodyChatModel, ExtraBodySettings, compatible_settings
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 DEEPSEEK_BASE_URL = "https://api.deepseek.com"
 
 
-class LmChatDeepSeek(NodeType):
+class LmChatDeepSeek(SettingsModelNode[ExtraBodySettings]):
     """Supplies an OpenAI-compatible chat model on DeepSeek (credential ``deepSeekApi``: ``apiKey``, ``url``)."""
 
     description = NodeDescription(
@@ -26,9 +25,7 @@ class LmChatDeepSeek(NodeType):
 
     base_url = DEEPSEEK_BASE_URL
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, ExtraBodyChatModel(settings), settings.describe())
+    model_type = ExtraBodyChatModel
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> ExtraBodySettings:
         credentials = await ctx.get_credentials("deepSeekApi")

@@ -17,12 +17,11 @@ import openai
 
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import ModelResponse
-from weft.ai.models.base import ChatModel
 from weft.ai.models.openai import OpenAIChatModel, OpenAISettings
-from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, max_tokens, node_options, number, traced
+from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, SettingsModelNode, max_tokens, node_options, number
 from weft.ai.nodes.lm_chat_errors import status_node_error
 from weft.errors import NodeOperationError
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 GEMINI_HOST = "https://generativelanguage.googleapis.com"
 
@@ -77,7 +76,7 @@ class GeminiSettings(OpenAISettings):
         return dict(self.logged)
 
 
-class LmChatGoogleGemini(NodeType):
+class LmChatGoogleGemini(SettingsModelNode[GeminiSettings]):
     """Supplies a :class:`GeminiChatModel` (credential ``googlePalmApi``: ``host``, ``apiKey``)."""
 
     description = NodeDescription(
@@ -90,9 +89,8 @@ class LmChatGoogleGemini(NodeType):
         credentials=("googlePalmApi",),
     )
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, GeminiChatModel(settings), settings.describe(), gemini_generation_info)
+    model_type = GeminiChatModel
+    generation_info = gemini_generation_info
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> GeminiSettings:
         credentials = await ctx.get_credentials("googlePalmApi")

@@ -14,11 +14,17 @@ import openai
 
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import Message, ToolDefinition
-from weft.ai.models.base import ChatModel
 from weft.ai.models.openai import OpenAIChatModel, OpenAISettings
-from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, max_tokens, model_name, node_options, number, traced
+from weft.ai.nodes.lm_chat_common import (
+    MODEL_OUTPUTS,
+    SettingsModelNode,
+    max_tokens,
+    model_name,
+    node_options,
+    number,
+)
 from weft.ai.nodes.lm_chat_errors import status_node_error
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 GROQ_BASE_URL = "https://api.groq.com/openai/v1"
 
@@ -53,7 +59,7 @@ class GroqChatModel(OpenAIChatModel):
         return body
 
 
-class LmChatGroq(NodeType):
+class LmChatGroq(SettingsModelNode[GroqSettings]):
     """Supplies a :class:`GroqChatModel` (credential ``groqApi``: ``apiKey``)."""
 
     description = NodeDescription(
@@ -68,9 +74,7 @@ class LmChatGroq(NodeType):
 
     base_url = GROQ_BASE_URL
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, GroqChatModel(settings), settings.describe())
+    model_type = GroqChatModel
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> GroqSettings:
         """The model, Maximum Number of Tokens (``maxTokensToSample``) and Sampling Temperature options."""

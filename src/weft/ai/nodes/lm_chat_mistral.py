@@ -16,19 +16,18 @@ import openai
 
 from weft.ai.errors import ChatModelError
 from weft.ai.messages import ModelResponse
-from weft.ai.models.base import ChatModel
 from weft.ai.models.sdk_errors import mistral_status_error
 from weft.ai.nodes.lm_chat_common import (
     MODEL_OUTPUTS,
+    SettingsModelNode,
     max_tokens,
     model_name,
     node_options,
     number,
     retry_policy,
-    traced,
 )
 from weft.ai.nodes.lm_chat_compatible import ExtraBodyChatModel, ExtraBodySettings
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 MISTRAL_BASE_URL = "https://api.mistral.ai/v1"
 
@@ -59,7 +58,7 @@ def mistral_generation_info(response: ModelResponse) -> dict[str, Any]:
     return {"finishReason": response.finish_reason}
 
 
-class LmChatMistralCloud(NodeType):
+class LmChatMistralCloud(SettingsModelNode[MistralSettings]):
     """Supplies a :class:`MistralChatModel` (credential ``mistralCloudApi``: ``apiKey``)."""
 
     description = NodeDescription(
@@ -74,9 +73,8 @@ class LmChatMistralCloud(NodeType):
 
     base_url = MISTRAL_BASE_URL
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, MistralChatModel(settings), settings.describe(), mistral_generation_info)
+    model_type = MistralChatModel
+    generation_info = mistral_generation_info
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> MistralSettings:
         credentials = await ctx.get_credentials("mistralCloudApi")

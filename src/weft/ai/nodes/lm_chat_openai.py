@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from weft.ai.models.base import ChatModel
 from weft.ai.models.openai import OPENAI_BASE_URL, OpenAIChatModel, OpenAISettings
 from weft.ai.nodes.lm_chat_common import (
     MODEL_OUTPUTS,
+    SettingsModelNode,
     custom_headers,
     max_tokens,
     model_name,
@@ -13,12 +13,11 @@ from weft.ai.nodes.lm_chat_common import (
     number,
     retry_policy,
     timeout_seconds,
-    traced,
 )
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 
-class LmChatOpenAi(NodeType):
+class LmChatOpenAi(SettingsModelNode[OpenAISettings]):
     """Supplies an :class:`OpenAIChatModel`; typeVersion 1.3 uses the Responses API unless turned off."""
 
     description = NodeDescription(
@@ -31,9 +30,7 @@ class LmChatOpenAi(NodeType):
         credentials=("openAiApi",),
     )
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, OpenAIChatModel(settings), settings.describe())
+    model_type = OpenAIChatModel
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> OpenAISettings:
         """The adapter settings from the node's parameters and its ``openAiApi`` credential."""

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from weft.ai.models.base import ChatModel
-from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, node_options, traced
+from weft.ai.nodes.lm_chat_common import MODEL_OUTPUTS, SettingsModelNode, node_options
 from weft.ai.nodes.lm_chat_compatible import ExtraBodyChatModel, ExtraBodySettings, compatible_settings
-from weft.nodes.contract import NodeDescription, NodeType, SupplyDataContext
+from weft.nodes.contract import NodeDescription, SupplyDataContext
 
 OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
 _LISTS = ("order", "only", "ignore")
@@ -37,7 +36,7 @@ def provider_routing(options: Mapping[str, Any]) -> dict[str, Any]:
     return provider
 
 
-class LmChatOpenRouter(NodeType):
+class LmChatOpenRouter(SettingsModelNode[ExtraBodySettings]):
     """Supplies an :class:`ExtraBodyChatModel` on OpenRouter (credential ``openRouterApi``: ``apiKey``, ``url``)."""
 
     description = NodeDescription(
@@ -52,9 +51,7 @@ class LmChatOpenRouter(NodeType):
 
     base_url = OPENROUTER_BASE_URL
 
-    async def supply_data(self, ctx: SupplyDataContext, item_index: int) -> ChatModel:
-        settings = await self.settings(ctx, item_index)
-        return traced(ctx, ExtraBodyChatModel(settings), settings.describe())
+    model_type = ExtraBodyChatModel
 
     async def settings(self, ctx: SupplyDataContext, item_index: int) -> ExtraBodySettings:
         credentials = await ctx.get_credentials("openRouterApi")
