@@ -14,9 +14,52 @@ from weft.expressions.fastops import compile_operation
 from weft.expressions.fastpath import DECLINE
 
 ITEMS: list[Any] = [
-    {"json": {"i": 3, "f": 1.5, "s": "abc", "t": "Zoë", "n": None, "b": True, "zero": 0, "neg": -4, "o": {"a": 1}}},
-    {"json": {"i": 2**52, "f": 0.1, "s": "", "t": "x y", "n": None, "b": False, "zero": 0.0, "neg": -0.5, "o": [1]}},
-    {"json": {"i": 7, "f": 1e308, "s": "Mixed Case 9", "t": "ß", "zero": 0, "neg": 2.5, "o": None}},
+    {
+        "json": {
+            "i": 3,
+            "f": 1.5,
+            "s": "abc",
+            "t": "Zoë",
+            "n": None,
+            "b": True,
+            "zero": 0,
+            "neg": -4,
+            "o": {"a": 1},
+            "l": [1, "x", None],
+            "e": "a😀b",
+            "d": {"length": 7, "0": "first", "k": [1.5]},
+        }
+    },
+    {
+        "json": {
+            "i": 2**52,
+            "f": 0.1,
+            "s": "",
+            "t": "x y",
+            "n": None,
+            "b": False,
+            "zero": 0.0,
+            "neg": -0.5,
+            "o": [1],
+            "l": [],
+            "e": "",
+            "d": {"k": {"a": 2.0}},
+        }
+    },
+    {
+        "json": {
+            "i": 7,
+            "f": 1e308,
+            "s": "Mixed Case 9",
+            "t": "ß",
+            "zero": 0,
+            "neg": 2.5,
+            "o": None,
+            "l": [[1], {"a": 2}],
+            "e": "\u00e9\u20ac",
+            "d": {"length": "x"},
+        }
+    },
     {"json": {}},
 ]
 
@@ -63,6 +106,31 @@ EXPRESSIONS = [
     "0.1 + 0.2",
     "$json.i * 1.5",
     "9007199254740991 + $json.i",
+    "$json.s.length",
+    "$json.t.length",
+    "$json.o.length",
+    "$json.l.length",
+    "$json.l.length * 2",
+    "$json.s.length + $json.l.length",
+    "$json.e.length",
+    "$json['l']['length']",
+    "$json.l.length.x",
+    "$json.d.length",
+    "{ a: $json.i, b: $json.s }",
+    "{ total: $json.i + 1, greeting: 'Hi ' + $json.s.toUpperCase(), count: $json.l.length }",
+    "{ 'x y': $json.f * 2, \"z\": $json.n, }",
+    "{ o: $json.o, l: $json.l, d: $json.d }",
+    "{ nested: { a: $json.i, b: { c: $json.s } }, after: 1 }",
+    "{ a: 1, a: $json.i, b: 2 }",
+    "{ b: 1, '0': $json.i }",
+    "{ b: 1, '10': 2, '01': 3 }",
+    "{ __proto__: $json.o }",
+    "{ 'constructor': $json.i }",
+    "{ m: $json.missing }",
+    "{ f: $json.f, neg: -$json.neg, z: $json.zero * -1 }",
+    "{}",
+    "{ a: $json.o ?? 1, b: $json.n ?? { c: 2 } }",
+    "{ toString: $json.s }",
 ]
 
 
@@ -71,6 +139,15 @@ def _outcome(expression: str, ctx: Any, index: int) -> Any:
         value = evaluate(expression, ctx, index)
     except ExpressionError as exc:
         return ("error", exc.message)
+    return _ordered(value)
+
+
+def _ordered(value: Any) -> Any:
+    """The value with its type at every level and its keys in order (``==`` on dicts ignores order)."""
+    if isinstance(value, dict):
+        return ("dict", [(key, _ordered(v)) for key, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [_ordered(v) for v in value])
     return (type(value).__name__, value)
 
 
@@ -97,6 +174,13 @@ def test_supported_operations_skip_the_sandbox() -> None:
     assert compile_template("{{ $json.f * 2 }}").fast(items, 0) == 3  # type: ignore[misc]
     assert type(compile_template("{{ $json.f * 2 }}").fast(items, 0)) is int  # type: ignore[misc]
     assert compile_template("{{ $json.t.toUpperCase() }}").fast(items, 0) is DECLINE  # type: ignore[misc]
+    assert compile_template("{{ $json.l.length }}").fast(items, 0) == 3  # type: ignore[misc]
+    assert compile_template("{{ $json.e.length }}").fast(items, 0) == 4  # type: ignore[misc]
+    body = compile_template("{{ { n: $json.i + 1, l: $json.l, o: { s: $json.s } } }}").fast(items, 0)  # type: ignore[misc]
+    assert list(body.items()) == [("n", 4), ("l", [1, "x", None]), ("o", {"s": "abc"})]
+    assert body["l"] is not items[0]["json"]["l"]  # a copy: the node may change what it gets
+    assert compile_template("{{ { b: 1, '0': 2 } }}").fast is None
+    assert compile_template("{{ { __proto__: 1 } }}").fast is None
 
 
 @pytest.mark.parametrize(
@@ -104,7 +188,6 @@ def test_supported_operations_skip_the_sandbox() -> None:
     [
         "$json.a % 2",
         "$json.a()",
-        "$json.a.length",
         "$json.a + 1;",
         "$json.a\n($json.b)",
         "$json.a.trim()",
@@ -125,6 +208,14 @@ def test_supported_operations_skip_the_sandbox() -> None:
         "$json.a +",
         "9007199254740992 + $json.a",
         "$json.é + 1",
+        "{ a: 1 ",
+        "{ a 1 }",
+        "{ a: 1 b: 2 }",
+        "{ 1: $json.a }",
+        "{ [$json.k]: 1 }",
+        "{ a }",
+        "{ a: b }",
+        "{ ...$json }",
         "$json.a--1",
         "$json.a++1",
         "--$json.a",

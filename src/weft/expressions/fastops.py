@@ -2,12 +2,16 @@
 (:mod:`weft.expressions.fastpath`) or simple operations on them: ``{{ $json.i * 2 }}``, ``{{ ($json.n ?? 0) + 1 }}``,
 ``{{ $json.name.toUpperCase() }}``.
 
-A segment made only of ``$json`` lookups of scalars, number and string literals, parentheses, ``??``, ``+ - * /``
-(and unary ``-``) and ``toUpperCase()``/``toLowerCase()`` on ASCII text is evaluated in Python. Each step gives
-what JavaScript gives or declines (:data:`~weft.expressions.fastpath.DECLINE`), and the segment then goes to the
-sandbox: a missing key or an object (JavaScript might see a prototype's property), a number outside the safe
-integers or not finite, a division by zero, ``+`` on a number and a string (JavaScript's number formatting),
-text that is not ASCII. Python's ``int`` and ``float`` arithmetic on safe integers and doubles is JavaScript's.
+A segment made only of ``$json`` lookups of scalars (and ``.length`` of arrays and strings), number and string
+literals, parentheses, ``??``, ``+ - * /`` (and unary ``-``), ``toUpperCase()``/``toLowerCase()`` on ASCII text and
+object literals of these (``{{ { total: $json.a + $json.b, tags: $json.tags } }}``, as Respond to Webhook bodies
+are written) is evaluated in Python. Each step gives what JavaScript gives or declines
+(:data:`~weft.expressions.fastpath.DECLINE`), and the segment then goes to the sandbox: a missing key or an object
+(JavaScript might see a prototype's property), a number outside the safe integers or not finite, a division by
+zero, ``+`` on a number and a string (JavaScript's number formatting), text that is not ASCII. Python's ``int``
+and ``float`` arithmetic on safe integers and doubles is JavaScript's. An object literal's keys keep their order
+as JavaScript's do, so a key JavaScript would move first (an array index such as ``"0"``) or treat specially
+(``__proto__``) is left to the sandbox.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from weft.expressions.fastpath import DECLINE, Path, lookup, parse_path
+from weft.expressions.fastpath import DECLINE, Path, js_length, lookup, parse_path
 from weft.expressions.template import Segment, Template
 
 FastFn = Callable[[list[Any], int], Any]
@@ -29,7 +33,7 @@ _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _PATH = rf"""\$json(?:\s*(?:\.\s*{_IDENT}(?![\w$]|\s*\()|\[\s*(?:"[^"\\]*"|'[^'\\]*'|\d+)\s*\]))*(?![\w$])"""
 _TOKEN = re.compile(
     rf"""\s*(?:(?P<path>{_PATH})|(?P<num>(?:0|[1-9]\d*)(?:\.\d+)?)(?![\w$.])|'(?P<sq>[^'\\\n\r\u2028\u2029]*)'|"(?P<dq>[^"\\\n\r\u2028\u2029]*)"
-    |(?P<op>\?\?|[-+*/()])|\.\s*(?P<method>toUpperCase|toLowerCase)\s*\(\s*\))\s*""",
+    |(?P<op>\?\?|[-+*/()])|\.\s*(?P<method>toUpperCase|toLowerCase)\s*\(\s*\)|(?P<punct>[{{}}:,])|(?P<key>{_IDENT}))\s*""",
     re.VERBOSE,
 )
 _METHODS: dict[str, Callable[[str], str]] = {"toUpperCase": str.upper, "toLowerCase": str.lower}
@@ -201,7 +205,34 @@ class _Parser:
             if self._take("op", ")") is None:
                 raise _NotSupported
             return inner
+        if kind == "punct" and text == "{":
+            return self.object_literal()
         raise _NotSupported
+
+    def object_literal(self) -> FastFn:
+        """``{ key: value, … }`` after its ``{``: identifier or quoted keys, a trailing comma allowed."""
+        entries: list[tuple[str, FastFn]] = []
+        while self._take("punct", "}") is None:
+            kind, key = self._peek()
+            self.pos += 1
+            if kind not in ("key", "sq", "dq") or _ARRAY_INDEX.fullmatch(key) or key == "__proto__":
+                raise _NotSupported
+            if self._take("punct", ":") is None:
+                raise _NotSupported
+            entries.append((key, self.property_value()))
+            if self._take("punct", ",") is None and self._peek() != ("punct", "}"):
+                raise _NotSupported
+        return _object(entries)
+
+    def property_value(self) -> FastFn:
+        """A property's value: a bare lookup may be an object or array (copied), else a scalar expression."""
+        kind, text = self._peek()
+        after = self.tokens[self.pos + 1] if self.pos + 1 < len(self.tokens) else ("end", "")
+        path = parse_path(text) if kind == "path" and after in (("punct", ","), ("punct", "}")) else None
+        if path is None:
+            return _as_result(self.coalesce())
+        self.pos += 1
+        return partial(lookup, path=path)
 
 
 def _number_literal(text: str) -> Any:
@@ -211,6 +242,22 @@ def _number_literal(text: str) -> Any:
     if value >= _MAX_SAFE:
         raise _NotSupported
     return value
+
+
+#: A key JavaScript orders before all others in an object (an array index): left to the sandbox.
+_ARRAY_INDEX = re.compile(r"0|[1-9]\d{0,9}")
+
+
+def _object(entries: list[tuple[str, FastFn]]) -> FastFn:
+    def fn(items: list[Any], item_index: int) -> Any:
+        built: dict[str, Any] = {}
+        for key, value in entries:
+            built[key] = value(items, item_index)
+            if built[key] is DECLINE:
+                return DECLINE
+        return built
+
+    return fn
 
 
 def _constant(value: Any) -> FastFn:
@@ -226,10 +273,13 @@ def _scalar_at(path: Path, items: list[Any], item_index: int) -> Any:
     if not 0 <= item_index < len(items):
         return DECLINE
     value: Any = items[item_index].get("json")
-    for step in path:
+    last = len(path) - 1
+    for position, step in enumerate(path):
         if type(step) is int:
             if type(value) is not list or step >= len(value):
                 return DECLINE
+        elif step == "length" and position == last and type(value) in (list, str):
+            return js_length(value)
         elif type(value) is not dict or step not in value or step == "__proto__":
             return DECLINE
         value = value[step]

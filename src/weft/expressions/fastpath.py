@@ -1,8 +1,8 @@
 """The Python fast path: plain ``$json`` lookups evaluated without entering JavaScript.
 
-``{{ $json.a.b }}``, ``{{ $json["x"] }}`` and ``{{ $json.list[0] }}`` (and templates made of such segments
-and text) give the same values as the JavaScript path. Whenever the lookup would do anything JavaScript
-might do differently (a missing key, a non-JSON value, a number JavaScript cannot represent), the fast path
+``{{ $json.a.b }}``, ``{{ $json["x"] }}``, ``{{ $json.list[0] }}`` and ``{{ $json.list.length }}`` (and templates
+made of such segments and text) give the same values as the JavaScript path. Whenever the lookup would do anything
+JavaScript might do differently (a missing key, a non-JSON value, a number JavaScript cannot represent), the fast path
 declines and the expression goes to the sandbox. Templates are compiled for it by
 :mod:`weft.expressions.fastops`, which adds operators over such lookups.
 """
@@ -49,16 +49,26 @@ def lookup(items: list[Any], item_index: int, path: Path) -> Any:
     if item_index >= len(items) or item_index < 0:
         return DECLINE
     value: Any = items[item_index].get("json")
-    for step in path:
+    last = len(path) - 1
+    for position, step in enumerate(path):
         if isinstance(step, int):
             if type(value) is not list or step >= len(value):
                 return DECLINE
             value = value[step]
+        elif step == "length" and position == last and type(value) in (list, str):
+            return js_length(value)
         else:
             if type(value) is not dict or step not in value or step == "__proto__":
                 return DECLINE
             value = value[step]
     return _as_js(value)
+
+
+def js_length(value: list[Any] | str) -> int:
+    """JavaScript's ``length`` of an array or a string (UTF-16 code units: an emoji counts 2)."""
+    if isinstance(value, list) or value.isascii():
+        return len(value)
+    return len(value.encode("utf-16-le")) // 2
 
 
 def _as_js(value: Any) -> Any:
