@@ -54,6 +54,13 @@ class WebhookResponder(Protocol):
         ...
 
 
+def responder_of(services: object) -> WebhookResponder | None:
+    """``services`` when they answer an HTTP request (they have ``send_webhook_response``), else ``None``. A lookup
+    of the method, not ``isinstance`` of the protocol: that walks the protocol's members on every call, and it is
+    asked once per webhook answered."""
+    return services if callable(getattr(services, "send_webhook_response", None)) else None  # type: ignore[return-value]
+
+
 @dataclass(frozen=True, kw_only=True)
 class WebhookOptions:
     """A Webhook node's parameters that decide how the request is received and answered."""
@@ -131,5 +138,6 @@ __all__ = [
     "WebhookOptions",
     "WebhookResponder",
     "WebhookResponse",
+    "responder_of",
     "webhook_options",
 ]

@@ -23,7 +23,7 @@ from weft.ai.chat.waiting import ChatMessage, chat_answer_item, chat_approval_me
 from weft.ai.hitl.send_and_wait import SendAndWaitHitlTool, resume_request, wait_till
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
-from weft.nodes.webhooks import WebhookOptions, WebhookResponder, WebhookResponse
+from weft.nodes.webhooks import WebhookOptions, WebhookResponse, responder_of
 from weft.workflow import NodeModel, NodeOutput
 
 SEND_AND_WAIT = "sendAndWait"
@@ -88,11 +88,12 @@ async def send_chat_message(ctx: ExecuteContext, message: ChatMessage) -> None:
         await ctx.send_chunk("item", text)
         await ctx.send_chunk("end", None)
         return
-    if isinstance(ctx.services, WebhookResponder):
+    responder = responder_of(ctx.services)
+    if responder is not None:
         body: dict[str, Any] = {"output": text}
         if not isinstance(message, str):
             body["message"] = dict(message)
-        ctx.services.send_webhook_response(WebhookResponse.json(body))
+        responder.send_webhook_response(WebhookResponse.json(body))
 
 
 def require_chat_trigger(ctx: ExecuteContext) -> None:

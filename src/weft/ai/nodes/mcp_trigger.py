@@ -26,7 +26,7 @@ from weft.nodes.connected_tools import connected_tools
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType, ToolSpec
 from weft.nodes.node_tool import raising_tool_errors
 from weft.nodes.tool_names import node_name_to_tool_name
-from weft.nodes.webhooks import WebhookResponder, WebhookResponse
+from weft.nodes.webhooks import WebhookResponse, responder_of
 from weft.workflow import AI_TOOL, NodeModel, NodeOutput
 from weft.workflow.jsjson import js_json
 
@@ -59,7 +59,7 @@ class McpTrigger(NodeType):
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         items = ctx.get_input_data()
         request = dict(items[0]["json"]) if items else {}
-        responder = ctx.services if isinstance(ctx.services, WebhookResponder) else None
+        responder = responder_of(ctx.services)
         tools = await connected_tools(ctx, "the MCP Server Trigger's Tool input")
         if request.get(LIST_TOOLS_KEY):
             sources = {t.name: t.source_node_name for t in tools}

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from weft.binary.store import opened
 from weft.errors import NodeOperationError
 from weft.nodes.contract import ExecuteContext, NodeDescription, NodeType
-from weft.nodes.webhooks import WebhookResponder, WebhookResponse
+from weft.nodes.webhooks import WebhookResponse, responder_of
 from weft.workflow import Item, NodeOutput
 
 
@@ -31,7 +31,7 @@ class RespondToWebhook(NodeType):
 
     async def execute(self, ctx: ExecuteContext) -> NodeOutput:
         items = ctx.get_input_data()
-        responder = ctx.services if isinstance(ctx.services, WebhookResponder) else None
+        responder = responder_of(ctx.services)
         if responder is not None:
             responder.send_webhook_response(await build_response(ctx, items))
         return [items]
