@@ -16,6 +16,9 @@
    (ceiling 2 / 0.1 s = 20 executions/s) rather than by CPU; on a busy machine the CPU each execution costs
    (the "CPU ms" column: the main's and the workers' processes, PostgreSQL's not counted) still bounds 4 workers.
 
+``--compare-src DIR`` adds a third cluster, queue mode on the source tree ``DIR`` (a copy of ``src/`` before a
+change), measured alongside the two and compared run by run.
+
 Each figure is the median of ``--runs`` runs (each run's figure in brackets). The client is a small keep-alive
 HTTP/1.1 client on asyncio (no ``wrk`` needed); the stub runs in its own process. Schemas ``weft_bench_queue*``
 are dropped and created again.
@@ -50,6 +53,8 @@ W1_ANSWER = {"total": 5, "greeting": "Hello BENCH", "tagCount": 3}
 DB = os.environ.get("WEFT_TEST_DATABASE_URL", "postgresql://weft:weft@127.0.0.1:54329/weft")
 SCHEMA = "weft_bench_queue"
 THROUGHPUT_CONNECTIONS = 40
+#: The cluster of ``--compare-src``.
+COMPARED = "compared"
 REQUEST_TIMEOUT_S = 60.0
 
 
@@ -68,7 +73,7 @@ def free_port() -> int:
 class Cluster:
     """One schema, one ``weft start`` and its workers; every process in its own group, its output in a file."""
 
-    def __init__(self, name: str, folder: Path, *, queue: bool, main_processes: int) -> None:
+    def __init__(self, name: str, folder: Path, *, queue: bool, main_processes: int, src: str | None = None) -> None:
         from weft.db.test_support import reset_schema
 
         self.name, self.folder = name, folder / name
@@ -84,6 +89,8 @@ class Cluster:
             "WEFT_WORKERS": str(main_processes),
             "WEFT_EXECUTIONS_MODE": "queue" if queue else "regular",
         }
+        if src is not None:  # another source tree (--compare-src)
+            self.env["PYTHONPATH"] = src
         self.processes: list[subprocess.Popen[bytes]] = []
         self.workers = 0
 
@@ -338,11 +345,16 @@ def round_trip(args: argparse.Namespace, folder: Path) -> dict[str, dict[str, li
         "regular": Cluster("regular", folder, queue=False, main_processes=args.main_processes),
         "queue": Cluster("queue", folder, queue=True, main_processes=args.main_processes),
     }
+    if args.compare_src:
+        clusters[COMPARED] = Cluster(
+            "compared", folder, queue=True, main_processes=args.main_processes, src=args.compare_src
+        )
     results: dict[str, dict[str, list[dict[str, float]]]] = {name: {"seq": [], "c10": []} for name in clusters}
     try:
         for cluster in clusters.values():
             cluster.start(W1)
-        clusters["queue"].add_workers(1, args.concurrency)
+        for name in [n for n in clusters if n != "regular"]:
+            clusters[name].add_workers(1, args.concurrency)
         loads = {name: Load(c.base, "/webhook/bench", W1_BODY, b'"Hello BENCH"') for name, c in clusters.items()}
         for name, load in loads.items():
             first = load.run(1, total=1)
@@ -409,19 +421,30 @@ def report_round_trip(args: argparse.Namespace, results: dict[str, dict[str, lis
     print("| Mode | Connections | p50 ms | p99 ms | req/s | CPU ms/req | errors |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for level, connections in (("seq", 1), ("c10", 10)):
-        for name in ("regular", "queue"):
+        for name in results:
             runs = results[name][level]
             errors = sum(int(r["errors"]) for r in runs)
             print(
                 f"| {name} | {connections} | {_median(runs, 'p50', '.2f')} | {_median(runs, 'p99', '.2f')} "
                 f"| {_median(runs, 'rps', '.0f')} | {_median(runs, 'cpu_ms', '.1f')} | {errors} |"
             )
-    for level, label in (("seq", "sequential"), ("c10", "10 connections")):
-        overheads = [
-            q["p50"] - r["p50"] for q, r in zip(results["queue"][level], results["regular"][level], strict=True)
-        ]
-        each = ", ".join(f"{o:.2f}" for o in overheads)
-        print(f"queue p50 overhead ({label}): {statistics.median(overheads):.2f} ms ({each}) (goal <= 3 ms)")
+    for name in [n for n in results if n != "regular"]:
+        what = "queue" if name == "queue" else f"{name} ({args.compare_src})"
+        for level, label in (("seq", "sequential"), ("c10", "10 connections")):
+            overheads = _differences(results[name][level], results["regular"][level])
+            print(f"{what} p50 overhead ({label}): {overheads} (goal <= 3 ms)")
+    if COMPARED in results:
+        for level, label in (("seq", "sequential"), ("c10", "10 connections")):
+            difference = _differences(results["queue"][level], results[COMPARED][level])
+            print(f"queue p50 minus compared p50 ({label}): {difference}")
+
+
+def _differences(these: list[dict[str, float]], others: list[dict[str, float]]) -> str:
+    """The median of the runs' p50 differences (each run's in brackets): paired, so that the load of the moment
+    falls on both sides of each."""
+    differences = [a["p50"] - b["p50"] for a, b in zip(these, others, strict=True)]
+    each = ", ".join(f"{d:.2f}" for d in differences)
+    return f"{statistics.median(differences):.2f} ms ({each})"
 
 
 def report_throughput(args: argparse.Namespace, results: dict[int, list[dict[str, float]]]) -> None:
@@ -459,6 +482,11 @@ def main() -> int:
     parser.add_argument("--stub-ms", type=float, default=100, help="the stub's delay in ms (100)")
     parser.add_argument("--requests", type=int, default=400, help="requests per throughput run (400)")
     parser.add_argument("--worker-counts", default="1,2,4", help="workers per throughput cluster (1,2,4)")
+    parser.add_argument(
+        "--compare-src",
+        help="also a queue-mode cluster running this source tree (its PYTHONPATH, e.g. a copy of src/ before a "
+        "change), measured alongside the others and reported as 'compared'",
+    )
     parser.add_argument("--only", choices=["round-trip", "throughput"], help="one of the two measurements")
     parser.add_argument("--serve-stub", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -150,7 +150,7 @@ def _inserting(job: JobSql, columns: tuple[str, ...]) -> Select[Any]:
 
 def take(connection: Connection, key: int, worker: str, lease_seconds: float) -> tuple[Claim, Row[Any]] | None:
     """:meth:`ClaimRepository.claim` in the caller's connection (see :func:`take_async`)."""
-    claim, params = _claiming(key, worker, lease_seconds)
+    claim, params = claiming(worker, lease_seconds, key)
     row = connection.execute(_TAKE, params).first()
     if row is not None and row.id is None:
         connection.execute(_END, params)
@@ -162,17 +162,27 @@ async def take_async(
 ) -> tuple[Claim, Any] | None:
     """A worker's claim in one statement (its hot path): the claim, and the execution's row with its
     ``workflow_data`` and ``data`` as it became ``running``; ``None`` when it is not to be run."""
-    claim, params = _claiming(key, worker, lease_seconds)
-    row = await statements.first(_TAKE, params)
+    claim, params = claiming(worker, lease_seconds, key)
+    return await settle_async(statements, claim, params, await statements.first(_TAKE, params))
+
+
+def claiming(worker: str, lease_seconds: float, key: int | None = None) -> tuple[Claim, dict[str, Any]]:
+    """A new claim for ``worker`` and the parameters of :func:`taking`'s statement (``b_key``: ``key``, when the
+    statement takes it as a parameter)."""
+    claim = Claim(token=new_token(), lease_seconds=lease_seconds)
+    params = {"b_token": claim.token, "b_worker": worker, "b_lease": timedelta(seconds=lease_seconds)}
+    return claim, params if key is None else {**params, "b_key": key}
+
+
+async def settle_async(
+    statements: AsyncStatements, claim: Claim, params: Mapping[str, Any], row: Any
+) -> tuple[Claim, Any] | None:
+    """The outcome of :func:`taking`'s statement run with ``params`` (with ``b_key``, the execution's id) and
+    giving ``row`` (its row, or ``None``): as :func:`take_async`. A claim taken for an execution that may not start
+    is ended here (a second statement, off the hot path)."""
     if row is not None and row.id is None:
         await statements.execute(_END, params)
     return _taken(claim, row)
-
-
-def _claiming(key: int, worker: str, lease_seconds: float) -> tuple[Claim, dict[str, Any]]:
-    claim = Claim(token=new_token(), lease_seconds=lease_seconds)
-    params = {"b_key": key, "b_token": claim.token, "b_worker": worker, "b_lease": timedelta(seconds=lease_seconds)}
-    return claim, params
 
 
 def _taken(claim: Claim, row: Any) -> tuple[Claim, Any] | None:
@@ -184,13 +194,16 @@ def _taken(claim: Claim, row: Any) -> tuple[Claim, Any] | None:
 _STARTABLE = bindparam("b_startable", value=sorted(START.sources), type_=ARRAY(String()))
 
 
-def _taking() -> Select[Any]:
-    """Take the claim if it is queued or its lease expired, make the execution ``running`` if it may start, and
-    read it: one row when the claim was taken (the execution's columns null when it may not start), none when not."""
+def taking(key: ColumnElement[Any]) -> Select[Any]:
+    """Take the claim of the execution whose id is the SQL expression ``key`` if it is queued or its lease expired,
+    make the execution ``running`` if it may start, and read it: one row when the claim was taken (the execution's
+    columns null when it may not start), none when not. Its other parameters: :func:`claiming`. The one claim
+    statement: a worker's own (:func:`take`), or a part of the task engine's fetch of the job
+    (:mod:`weft.db.worker_claims`)."""
     free = or_(_CLAIMS.c.lease_until.is_(None), _CLAIMS.c.lease_until < func.now())
     taken = (
         update(_CLAIMS)
-        .where(_CLAIMS.c.execution_id == bindparam("b_key"), free)
+        .where(_CLAIMS.c.execution_id == key, free)
         .values(token=bindparam("b_token"), worker=bindparam("b_worker"), lease_until=_LEASE)
         .returning(_CLAIMS.c.execution_id)
         .cte("taken")
@@ -208,7 +221,7 @@ def _taking() -> Select[Any]:
     return select(running, _DATA.c.workflow_data, _DATA.c.data).select_from(joined)
 
 
-_TAKE = _taking()
+_TAKE = taking(bindparam("b_key"))
 
 
 class ClaimRepository:
@@ -293,9 +306,12 @@ __all__ = [
     "QueuedJob",
     "StaleClaimError",
     "check_claim",
+    "claiming",
     "insert_queued",
     "mark_queued",
     "new_token",
+    "settle_async",
     "take",
     "take_async",
+    "taking",
 ]

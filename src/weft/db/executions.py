@@ -7,22 +7,20 @@ Ids are integers in the database and strings everywhere else, as in n8n. Deletes
 from __future__ import annotations
 
 import builtins
-import json
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
 from sqlalchemy import CursorResult, Select, bindparam, delete, func, insert, literal, or_, select, update
 
-from weft.db.async_pg import AsyncStatements
-from weft.db.base import NotFoundError, dumps, rowcount, to_iso
+from weft.db.base import NotFoundError, dumps, rowcount
 from weft.db.binary_data import delete_binary_rows
-from weft.db.claims import ENDED, Claim, StaleClaimError, check_claim, take_async
+from weft.db.claims import ENDED, Claim, StaleClaimError, check_claim
 from weft.db.engine import Database
 from weft.db.execution_writes import DEFAULT_SAVE, key_of, parse_key, run_state, store_or_drop
 from weft.db.orm import Base, ExecutionData, ExecutionEntity, UtcDateTime, utcnow
 from weft.db.save_policy import SaveDefaults
+from weft.db.stored_executions import StoredExecution, stored_execution
 from weft.db.transitions import CRASH, UNFINISHED, Transition
 from weft.errors import EngineError
 from weft.workflow.items import Run, RunExecutionData, empty_run_data
@@ -60,53 +58,6 @@ _UPDATE_CLAIMED = _updating_claimed()
 
 #: Statuses of executions that are not over; they are never pruned.
 UNFINISHED_STATUSES = tuple(sorted(UNFINISHED))
-
-
-@dataclass(frozen=True, kw_only=True)
-class StoredExecution:
-    """An execution as stored; ``workflow_data`` and ``data`` are ``None`` unless asked for."""
-
-    id: str
-    workflow_id: str | None
-    mode: str
-    """How it was started: ``manual``, ``trigger``, ``webhook``, ``integrated`` (sub-workflow), ``retry``…"""
-    status: str
-    """``new``, ``running``, ``success``, ``error``, ``waiting``, ``canceled`` or ``crashed``."""
-    finished: bool
-    started_at: datetime | None
-    stopped_at: datetime | None
-    wait_till: datetime | None
-    """When a waiting execution resumes by itself; far in the future for "until a webhook calls"."""
-    retry_of: str | None
-    retry_success_id: str | None
-    parent_execution_id: str | None
-    created_at: datetime
-    workflow_data: dict[str, Any] | None = None
-    """The workflow JSON the execution ran (a snapshot taken when it was created)."""
-    data: RunExecutionData | None = None
-    """The whole ``IRunExecutionData``: run data, stack and waiting state."""
-
-    def to_json(self) -> dict[str, Any]:
-        """n8n's execution shape (``IExecutionResponse``), as the REST API returns it."""
-        out: dict[str, Any] = {
-            "id": self.id,
-            "finished": self.finished,
-            "mode": self.mode,
-            "retryOf": self.retry_of,
-            "retrySuccessId": self.retry_success_id,
-            "status": self.status,
-            "createdAt": to_iso(self.created_at),
-            "startedAt": to_iso(self.started_at),
-            "stoppedAt": to_iso(self.stopped_at),
-            "waitTill": to_iso(self.wait_till),
-            "workflowId": self.workflow_id,
-            "parentExecutionId": self.parent_execution_id,
-        }
-        if self.workflow_data is not None:
-            out["workflowData"] = self.workflow_data
-        if self.data is not None:
-            out["data"] = self.data
-        return out
 
 
 class ExecutionRepository:
@@ -222,7 +173,7 @@ class ExecutionRepository:
             if row is None:
                 return None
             data_row = session.get(ExecutionData, row.id) if include_data else None
-            return _record(row, data_row)
+            return stored_execution(row, data_row)
 
     def list(
         self,
@@ -244,7 +195,7 @@ class ExecutionRepository:
         if first_id is not None:
             query = query.where(ExecutionEntity.id > key_of(first_id))
         with self._db.sessions() as session:
-            return [_record(row, None) for row in session.scalars(query)]
+            return [stored_execution(row, None) for row in session.scalars(query)]
 
     def count(
         self,
@@ -294,7 +245,7 @@ class ExecutionRepository:
             .order_by(ExecutionEntity.wait_till, ExecutionEntity.id)
         )
         with self._db.sessions() as session:
-            return [_record(row, None) for row in session.scalars(query)]
+            return [stored_execution(row, None) for row in session.scalars(query)]
 
     def prune(self, max_age_hours: int, max_count: int, *, now: datetime | None = None) -> builtins.list[str]:
         """Delete finished executions older than ``max_age_hours`` or beyond the newest ``max_count``.
@@ -346,16 +297,6 @@ def new_execution(
     return row, {"workflow_data": dict(workflow), "data": dumps(data if data is not None else empty_run_data())}
 
 
-async def claim_execution(
-    statements: AsyncStatements, execution_id: str, worker: str, lease_seconds: float
-) -> tuple[Claim, StoredExecution] | None:
-    """A queue worker's claim (:func:`~weft.db.claims.take_async`) and the claimed execution with its data, in one
-    statement; ``None`` when the execution is not to be run."""
-    key = parse_key(execution_id)
-    taken = None if key is None else await take_async(statements, key, worker, lease_seconds)
-    return None if taken is None else (taken[0], _record(taken[1], taken[1]))
-
-
 def _check(connection: Any, key: int, claim: Claim | None, execution_id: str, *, final: bool = False) -> None:
     """Refuse the write of a queue worker whose claim on the execution was taken over."""
     if claim is not None and not check_claim(connection, key, claim, final=final):
@@ -388,31 +329,10 @@ def _filtered(
     return query
 
 
-def _record(row: Any, data_row: Any) -> StoredExecution:
-    """``row``: an execution's columns (an ORM object or a row), ``data_row``: its ``workflow_data`` and ``data``."""
-    return StoredExecution(
-        id=str(row.id),
-        workflow_id=row.workflow_id,
-        mode=row.mode,
-        status=row.status,
-        finished=row.finished,
-        started_at=row.started_at,
-        stopped_at=row.stopped_at,
-        wait_till=row.wait_till,
-        retry_of=row.retry_of,
-        retry_success_id=row.retry_success_id,
-        parent_execution_id=row.parent_execution_id,
-        created_at=row.created_at,
-        workflow_data=None if data_row is None else data_row.workflow_data,
-        data=None if data_row is None else cast(RunExecutionData, json.loads(data_row.data)),
-    )
-
-
 __all__ = [
     "UNFINISHED_STATUSES",
     "ExecutionRepository",
     "StoredExecution",
-    "claim_execution",
     "empty_run_data",
     "new_execution",
 ]

@@ -9,12 +9,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, ColumnElement, Integer, String, bindparam, cast, func, null
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ColumnElement,
+    Integer,
+    Select,
+    String,
+    and_,
+    bindparam,
+    case,
+    cast,
+    column,
+    func,
+    null,
+    select,
+)
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.types import UserDefinedType
 
 from weft.db.async_pg import AsyncStatements
 from weft.db.claims import QueuedJob
+from weft.db.worker_claims import CLAIM_KEY, JobFetch
 from weft.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -48,8 +64,12 @@ def task_app(database_url: str) -> procrastinate.App:
     connection is tested with a round trip only after it sat idle (:func:`_pool`)."""
     import procrastinate
 
+    from weft.queue.fetching import ClaimingJobManager
+
     connector = procrastinate.PsycopgConnector(conninfo=libpq_url(database_url), pool_factory=_pool)
-    return procrastinate.App(connector=connector)
+    app = procrastinate.App(connector=connector)
+    app.job_manager = ClaimingJobManager(connector)  # before any task is registered: they keep the manager
+    return app
 
 
 #: Connections of a process's asyncio pool (the task engine's queries and the hot path's statements).
@@ -122,6 +142,42 @@ def queued_job(*, priority: int = 0, stream: bool = False) -> QueuedJob:
     return QueuedJob(sql=job_sql, params={"b_job_priority": priority, "b_job_stream": stream})
 
 
+#: The columns of a fetched job, as Procrastinate's own ``fetch_job`` query reads them.
+_JOB_COLUMNS = (
+    "id",
+    "status",
+    "task_name",
+    "priority",
+    "lock",
+    "queueing_lock",
+    "args",
+    "scheduled_at",
+    "queue_name",
+    "attempts",
+    "worker_id",
+)
+#: Execution ids a job may claim in the fetch (larger ones, which no execution has, are left to the worker).
+_KEY_PATTERN = "^[0-9]{1,18}$"
+
+
+def job_fetch(queues: list[str] | None, worker_id: int) -> JobFetch:
+    """The fetch Procrastinate's worker makes (its ``fetch_job`` query: ``procrastinate_fetch_job_v2``, its
+    versioned SQL API), as SQL a claim joins (:func:`weft.db.worker_claims.fetch_and_claim`): a job of
+    :data:`TASK` claims its execution, a tool job (:data:`TOOL_TASK`) none."""
+    return JobFetch(sql=_fetch_sql, params={"b_job_queues": queues, "b_job_worker_id": worker_id})
+
+
+def _fetch_sql() -> Select[Any]:
+    queues = bindparam("b_job_queues", type_=postgresql.ARRAY(String()))
+    worker_id = bindparam("b_job_worker_id", type_=BigInteger())
+    columns = [column(name, postgresql.JSONB() if name == "args" else None) for name in _JOB_COLUMNS]
+    job = func.procrastinate_fetch_job_v2(queues, worker_id).table_valued(*columns)
+    execution_id = job.c.args["execution_id"].astext
+    ours = and_(job.c.task_name == TASK, execution_id.regexp_match(_KEY_PATTERN))
+    key = case((ours, cast(execution_id, BigInteger)))
+    return select(*job.c, key.label(CLAIM_KEY))
+
+
 async def defer(app: procrastinate.App, execution_id: str, *, priority: int = 0, stream: bool = False) -> int:
     """Queue a job that runs the execution (``stream``: its nodes' chunks are relayed to the caller); its job id."""
     task = app.configure_task(TASK, queue=QUEUE, priority=priority)
@@ -172,6 +228,7 @@ __all__ = [
     "defer_tool",
     "ensure_schema",
     "fail_job",
+    "job_fetch",
     "job_sql",
     "libpq_url",
     "queued_job",

@@ -1,10 +1,11 @@
 """Queue mode's worker (``weft worker``): runs the executions the task engine hands it.
 
-For each job it claims the execution (:meth:`weft.db.claims.ClaimRepository.claim`; a job delivered twice, or for
-an execution that ended or is held by a live worker, does nothing), runs it with every write checked against the
-claim, renews its leases while it runs, and tells the main that queued it what happened
-(:mod:`weft.queue.messages`). Any worker also takes back the executions of workers whose lease expired: each is
-queued again ahead of new work and resumes on the next free worker from its last saved node.
+For each job it claims the execution (:mod:`weft.db.claims`), in the statement that fetches the job
+(:mod:`weft.queue.fetching`; a job delivered twice, or for an execution that ended or is held by a live worker,
+does nothing), runs it with every write checked against the claim, renews its leases while it runs, and tells the
+main that queued it what happened (:mod:`weft.queue.messages`). Any worker also takes back the executions of
+workers whose lease expired: each is queued again ahead of new work and resumes on the next free worker from its
+last saved node.
 """
 
 from __future__ import annotations
@@ -20,11 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from weft.db.async_pg import AsyncStatements
 from weft.db.claims import StaleClaimError
-from weft.db.executions import claim_execution
 from weft.db.transitions import ABANDON
 from weft.engine import gc_policy
 from weft.nodes.webhooks import WebhookResponse
-from weft.queue import messages, tasks
+from weft.queue import fetching, messages, tasks
 from weft.services.queue_client import encode_response
 from weft.services.queue_tools import ToolOffload, run_tool_job
 
@@ -54,9 +54,13 @@ class QueueWorker:
         self.lease_seconds = runner.settings.queue_lease_seconds
         #: The hot path's statements, on the task engine's asyncio pool (:mod:`weft.db.async_pg`).
         self.statements = tasks.statements(app)
+        #: Its claims, taken as the task engine fetches its jobs (:mod:`weft.queue.fetching`).
+        self.claimant = fetching.Claimant(self.statements, self.name, self.lease_seconds)
 
     def register(self) -> None:
-        """Make :meth:`run_job` the task engine's handler of execution jobs (and :meth:`run_tool` of tool jobs)."""
+        """Make :meth:`run_job` the task engine's handler of execution jobs (and :meth:`run_tool` of tool jobs), and
+        its fetches claim their executions for this worker."""
+        fetching.install(self.app, self.claimant)
         self.app.task(name=tasks.TASK, queue=tasks.QUEUE)(self.run_job)
         self.app.task(name=tasks.TOOL_TASK, queue=tasks.QUEUE)(self.run_tool)
 
@@ -65,7 +69,7 @@ class QueueWorker:
 
     async def run_job(self, execution_id: str, stream: bool = False) -> None:
         runner, store = self.runner, self.runner.store
-        claimed = await claim_execution(self.statements, execution_id, self.name, self.lease_seconds)
+        claimed = await self.claimant.claim(execution_id)
         if claimed is None:
             return  # delivered again: it ended, waits, was stopped, or a live worker holds it
         claim, stored = claimed
