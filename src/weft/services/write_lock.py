@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import fcntl
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import BinaryIO
 
 
 class WriteLock:
@@ -20,18 +20,36 @@ class WriteLock:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file = open(path, "a+b")
         self._threads = threading.Lock()
+        self._held = _Held(self._file, self._threads)
 
-    @contextmanager
-    def held(self) -> Iterator[None]:
-        with self._threads:
-            fcntl.flock(self._file, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(self._file, fcntl.LOCK_UN)
+    def held(self) -> AbstractContextManager[None]:
+        """The lock, for a ``with`` block (the same object each time: no generator per write)."""
+        return self._held
 
     def close(self) -> None:
         self._file.close()
+
+
+class _Held:
+    """Held by one thread of this process (the threads' lock) and one process of the instance (``flock``)."""
+
+    def __init__(self, file: BinaryIO, threads: threading.Lock) -> None:
+        self._file = file
+        self._threads = threads
+
+    def __enter__(self) -> None:
+        self._threads.acquire()
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX)
+        except BaseException:
+            self._threads.release()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+        finally:
+            self._threads.release()
 
 
 def sqlite_write_lock(database_url: str) -> WriteLock | None:
