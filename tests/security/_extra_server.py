@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import uvicorn
-from tests.server.conftest import free_port, wait_for
+from tests.server.conftest import app_of, free_port, wait_for
 
 from weft.cli.start import uvicorn_options
 from weft.server.app import create_app
@@ -23,10 +23,7 @@ from .conftest import OWNER, TIMEOUT, Server
 class ExtraServer(Server):
     @property
     def instance(self) -> Instance:
-        app = self.server.config.loaded_app
-        while not hasattr(app, "state"):  # under whatever middleware uvicorn wraps it in
-            app = app.app
-        instance: Instance = app.state.instance
+        instance: Instance = app_of(self.server).state.instance
         return instance
 
 

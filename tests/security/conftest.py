@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from tests.server.conftest import free_port, serve_in_thread, wait_for  # noqa: F401 (wait_for: for the suite)
+from tests.server.conftest import app_of, free_port, serve_in_thread, wait_for  # noqa: F401 (wait_for: for the suite)
 
 from weft.services.instance import Instance
 from weft.settings import Settings
@@ -35,7 +35,7 @@ class Server:
 
     @property
     def instance(self) -> Instance:
-        instance: Instance = self.server.config.loaded_app.app.state.instance  # type: ignore[attr-defined]
+        instance: Instance = app_of(self.server).state.instance
         return instance
 
     def client(self, **kwargs: Any) -> httpx.Client:

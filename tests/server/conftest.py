@@ -21,6 +21,7 @@ import httpx
 import pytest
 import uvicorn
 
+from weft.cli.start import uvicorn_options
 from weft.db.test_support import backends, empty_database_url
 from weft.server import create_app
 from weft.services.instance import Instance
@@ -67,7 +68,7 @@ class LiveServer:
 
     @property
     def instance(self) -> Instance:
-        instance: Instance = self.server.config.loaded_app.app.state.instance  # type: ignore[attr-defined]
+        instance: Instance = app_of(self.server).state.instance
         return instance
 
     def import_workflow(self, data: dict[str, Any], *, activate: bool = True) -> str:
@@ -105,12 +106,19 @@ def log_in(client: httpx.Client) -> httpx.Client:
     return client
 
 
+def app_of(server: uvicorn.Server) -> Any:
+    """The application ``server`` serves (inside uvicorn's middleware, if it added any)."""
+    app: Any = server.config.loaded_app
+    while not hasattr(app, "state"):
+        app = app.app
+    return app
+
+
 def serve_in_thread(settings: Settings, port: int) -> tuple[uvicorn.Server, threading.Thread]:
     """A real server for ``settings`` on 127.0.0.1:``port``, in a thread; returns once it listens."""
-    # uvicorn trusts no proxy, as `weft start` runs it: X-Forwarded-For is read by the app, only by WEFT_PROXY_HOPS
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on", forwarded_allow_ips=""
-    )
+    # uvicorn as `weft start` runs it: its protocol (weft.server.coalescing), trusting no proxy (X-Forwarded-For
+    # is read by the app, only by WEFT_PROXY_HOPS)
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, lifespan="on", **uvicorn_options())
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="weft-test-server", daemon=True)
     thread.start()

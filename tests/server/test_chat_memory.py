@@ -13,7 +13,7 @@ import pytest
 from weft.ai.messages import AIMessage, HumanMessage, messages_from_json
 from weft.settings import Settings
 
-from .conftest import TIMEOUT, LiveServer, free_port, serve_in_thread
+from .conftest import TIMEOUT, LiveServer, app_of, free_port, serve_in_thread
 from .test_chat import activate, chat_workflow, last_execution, message
 
 #: Turn n answers a conversation that already holds n assistant messages: turn 2 needs turn 1 from memory.
@@ -95,7 +95,7 @@ def test_memory_survives_a_restart(settings: Settings, served: list[Any]) -> Non
     data, webhook_id = chat_workflow(TURNS)
     url = f"/webhook/{webhook_id}/chat"
     server = _start(settings, served)
-    server.config.loaded_app.app.state.instance.store.workflows.import_workflow(data, activate=True)
+    app_of(server).state.instance.store.workflows.import_workflow(data, activate=True)
     assert _say(settings, url, "My name is Ada") == {"output": TURNS[0]}
     _stop(served)
     _start(settings, served)  # a new app: a new Instance on the same database

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from tests.server.conftest import OWNER, free_port, serve_in_thread, wait_for
+from tests.server.conftest import OWNER, app_of, free_port, serve_in_thread, wait_for
 
 from weft.services.instance import Instance
 from weft.settings import Settings
@@ -40,7 +40,7 @@ class McpServer:
 
     @property
     def instance(self) -> Instance:
-        instance: Instance = self.server.config.loaded_app.app.state.instance  # type: ignore[attr-defined]
+        instance: Instance = app_of(self.server).state.instance
         return instance
 
     def mcp_url(self, name: str, *, test: bool = False) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.server.conftest import app_of
 
 from weft.errors import ConfigurationError
 from weft.server.mcp.sessions import SessionStore, idle_ttl_from_env
@@ -42,7 +43,7 @@ def test_an_expired_session_is_not_found(mcp: McpServer, golden: dict[str, Any])
     url = mcp.mcp_url("v2")
     with httpx.Client(timeout=10) as client:
         sid = client.post(url, json=INIT, headers=ACCEPT).headers["mcp-session-id"]
-        store: SessionStore = mcp.server.config.loaded_app.app.state.mcp.sessions  # type: ignore[attr-defined]
+        store: SessionStore = app_of(mcp.server).state.mcp.sessions
         session = store.get(sid)
         assert session is not None
         session.last_seen -= store.idle_ttl + 1
