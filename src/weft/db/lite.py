@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,7 @@ class LiteExecutions:
     def __init__(self, connection: sqlite3.Connection, checkpointer: WalCheckpointer | None = None) -> None:
         self._connection = connection
         self._checkpointer = checkpointer
+        self._batched = False
 
     @classmethod
     def open(
@@ -105,8 +106,24 @@ class LiteExecutions:
             self._checkpointer.close()
         self._connection.close()
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """The writes made inside, in one transaction: one commit (and one lock) for several executions' writes
+        (:class:`weft.services.write_batch.WriteBatch`). An error inside rolls all of them back."""
+        self._batched = True
+        try:
+            with self._connection:
+                yield
+        finally:
+            self._batched = False
+        self._committed()
+
+    def _writing(self) -> AbstractContextManager[Any]:
+        """A write's transaction: its own, or the batch's it is part of."""
+        return nullcontext() if self._batched else self._connection
+
     def _committed(self) -> None:
-        if self._checkpointer is not None:
+        if self._checkpointer is not None and not self._batched:
             self._checkpointer.committed()
 
     def create(
@@ -124,7 +141,7 @@ class LiteExecutions:
 
         ``workflow_text`` is that snapshot's text when the caller has it already (``json.dumps(dict(workflow))``)."""
         now = _timestamp(datetime.now(UTC))
-        with self._connection:
+        with self._writing():
             cursor = self._connection.execute(
                 "INSERT INTO execution_entity (workflow_id, mode, status, finished, started_at, parent_execution_id,"
                 " retry_of, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -156,7 +173,7 @@ class LiteExecutions:
         (``data_text``: its JSON text when the caller made it already, see :mod:`weft.db.large_json`)."""
         key = key_of(execution_id)
         state = run_state(run)
-        with self._connection:
+        with self._writing():
             cursor = self._connection.execute(
                 "UPDATE execution_entity SET status=?, finished=?, started_at=coalesce(?, started_at),"
                 " stopped_at=?, wait_till=? WHERE id = ?",
@@ -204,7 +221,7 @@ class LiteExecutions:
         if not keys:
             return 0
         marks = ", ".join("?" * len(keys))
-        with self._connection:
+        with self._writing():
             self._connection.execute(f"DELETE FROM execution_data WHERE execution_id IN ({marks})", keys)
             sources = [str(k) for k in keys]  # the database mode's files (weft.db.binary_data)
             files = f"SELECT file_id FROM binary_data WHERE source_id IN ({marks})"
@@ -225,7 +242,7 @@ class LiteExecutions:
         sql += f" WHERE id = ? AND status IN ({', '.join('?' * len(sources))})"
         params.append(key_of(execution_id))
         params.extend(sources)
-        with self._connection:
+        with self._writing():
             moved = self._connection.execute(sql, params).rowcount > 0
         self._committed()
         return moved

@@ -1,5 +1,6 @@
 """Repository calls from the event loop: reads in a worker thread; the execution hot path's writes inline (SQLite)
-or in a thread, one writer at a time across processes on SQLite (:mod:`weft.services.write_lock`), and large
+or in a thread, one writer at a time across processes on SQLite (:mod:`weft.services.write_lock`), the inline
+writes of one event-loop step to the stdlib writer in one transaction (:mod:`weft.services.write_batch`), and large
 writes in a thread with the inline ones queued behind them, in order."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from weft.services.write_batch import WriteBatch
 from weft.services.write_lock import WriteLock
 
 T = TypeVar("T")
@@ -22,6 +24,14 @@ class DbCalls:
         self.write_lock = write_lock
         self._large_write = asyncio.Lock()
         """Held while :meth:`db_write_large` writes in a thread: the inline writes queue behind it."""
+        self.batch: WriteBatch | None = None
+        """The inline writes to the stdlib writer, a step's in one transaction (set by the runner that has one)."""
+
+    def batch_writes_of(self, writer: Any) -> None:
+        """Make the inline writes to ``writer`` (one with ``batch()``: the stdlib writer) in one transaction per
+        event-loop step; ``None``: stop."""
+        batching = self.inline_db and writer is not None and hasattr(writer, "batch")
+        self.batch = WriteBatch(writer, self._locked, self._large_write) if batching else None
 
     async def db(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a repository call in a worker thread, off the event loop."""
@@ -31,6 +41,9 @@ class DbCalls:
         """A write of the execution hot path (create, save, claim): inline when ``inline_db``, else in a thread.
         Inline writes that come while a large one runs in a thread (:meth:`db_write_large`) wait for it."""
         if self.inline_db:
+            batch = self.batch
+            if batch is not None and batch.takes(call):
+                return await batch.submit(call, *args, **kwargs)
             if self._large_write.locked():
                 async with self._large_write:
                     return self._locked(call, *args, **kwargs)

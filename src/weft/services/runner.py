@@ -92,6 +92,7 @@ class WorkflowRunner(DbCalls):
         """Log each failed execution's error with its stack (the server; the API shows no stack)."""
         self.executions: Any = open_writer(settings, self.inline_db, self.write_lock, lambda: self.store)
         """Where the hot path creates and saves executions (:mod:`weft.services.execution_writer`)."""
+        self.batch_writes_of(self.executions)
         self.snapshot_texts = SnapshotTexts()
         self._running: dict[str, Execution] = {}
         self._background: set[asyncio.Task[Any]] = set()
@@ -152,6 +153,7 @@ class WorkflowRunner(DbCalls):
     def close(self) -> None:
         """Release the write lock's file and the hot-path writer; the store too when the runner opened it."""
         if self._store is None or self.executions is not self._store.executions:
+            self.batch_writes_of(None)
             self.executions.close()  # the stdlib writer
             if self._store is not None:
                 self.executions = self._store.executions
