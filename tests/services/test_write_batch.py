@@ -15,7 +15,6 @@ from weft.db import Store
 from weft.db.base import NotFoundError
 from weft.db.lite import LiteExecutions
 from weft.services.db_calls import DbCalls
-from weft.services.import_export import open_store
 from weft.services.runner import WorkflowRunner
 from weft.services.write_lock import sqlite_write_lock
 from weft.settings import Settings
@@ -40,14 +39,8 @@ def _run(status: str = "success") -> Run:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
+    """SQLite only (the folder's ``store`` fixture opens it): group commit is the stdlib SQLite writer's."""
     return Settings(user_folder=tmp_path, database_url=f"sqlite:///{tmp_path / 'weft.db'}", encryption_key="k")
-
-
-@pytest.fixture
-def store(settings: Settings) -> Iterator[Store]:
-    opened = open_store(settings)
-    yield opened
-    opened.close()
 
 
 @pytest.fixture
