@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from weft.expressions.fastpath import DECLINE, Path, js_length, lookup, parse_path
+from weft.expressions.fastpath import DECLINE, Path, lookup, parse_path, value_at
 from weft.expressions.template import Segment, Template
 
 FastFn = Callable[[list[Any], int], Any]
@@ -270,19 +270,7 @@ def _lookup(path: Path) -> FastFn:
 
 def _scalar_at(path: Path, items: list[Any], item_index: int) -> Any:
     """The scalar at ``path`` in the item's json as JavaScript sees it, or :data:`DECLINE`."""
-    if not 0 <= item_index < len(items):
-        return DECLINE
-    value: Any = items[item_index].get("json")
-    last = len(path) - 1
-    for position, step in enumerate(path):
-        if type(step) is int:
-            if type(value) is not list or step >= len(value):
-                return DECLINE
-        elif step == "length" and position == last and type(value) in (list, str):
-            return js_length(value)
-        elif type(value) is not dict or step not in value or step == "__proto__":
-            return DECLINE
-        value = value[step]
+    value = value_at(items, item_index, path)
     kind = type(value)
     if kind is str or kind is bool or value is None:
         return value

@@ -46,22 +46,27 @@ def parse_path(code: str) -> Path | None:
 
 def lookup(items: list[Any], item_index: int, path: Path) -> Any:
     """The value at ``path`` in the item's json, or :data:`DECLINE`."""
+    value = value_at(items, item_index, path)
+    return value if value is DECLINE else _as_js(value)
+
+
+def value_at(items: list[Any], item_index: int, path: Path) -> Any:
+    """The item's json at ``path`` as stored (``length`` of an array or a string last: JavaScript's), or
+    :data:`DECLINE` where JavaScript might see something else (a missing key, ``__proto__``)."""
     if item_index >= len(items) or item_index < 0:
         return DECLINE
     value: Any = items[item_index].get("json")
     last = len(path) - 1
     for position, step in enumerate(path):
-        if isinstance(step, int):
+        if type(step) is int:
             if type(value) is not list or step >= len(value):
                 return DECLINE
-            value = value[step]
         elif step == "length" and position == last and type(value) in (list, str):
             return js_length(value)
-        else:
-            if type(value) is not dict or step not in value or step == "__proto__":
-                return DECLINE
-            value = value[step]
-    return _as_js(value)
+        elif type(value) is not dict or step not in value or step == "__proto__":
+            return DECLINE
+        value = value[step]
+    return value
 
 
 def js_length(value: list[Any] | str) -> int:

@@ -14,7 +14,7 @@ task as before, and a worker that dies between the two leaves a stalled job (ret
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from procrastinate.jobs import Job
 from procrastinate.manager import JobManager
@@ -75,10 +75,9 @@ class ClaimingJobManager(JobManager):
 
 
 def install(app: procrastinate.App, claimant: Claimant) -> None:
-    """Make the app's fetches claim for ``claimant``."""
-    manager: Any = app.job_manager
-    if not isinstance(manager, ClaimingJobManager):  # an app not made by weft.queue.tasks.task_app
-        manager = app.job_manager = ClaimingJobManager(app.connector)
+    """Make the fetches of ``app`` (made by :func:`weft.queue.tasks.task_app`) claim for ``claimant``."""
+    manager = app.job_manager
+    assert isinstance(manager, ClaimingJobManager), "a task app made by weft.queue.tasks.task_app"
     manager.claimant = claimant
 
 
