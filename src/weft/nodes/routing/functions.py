@@ -22,6 +22,7 @@ from weft.errors import NodeOperationError
 Kind = Literal["preSend", "postReceive", "pagination", "authenticate", "preAuthentication"]
 PortFn = Callable[..., Awaitable[Any]]
 
+
 def _port_modules() -> list[str]:
     """The modules that register ports: every module of :mod:`weft.nodes.routing.ports` (imported on the first
     lookup), so a new node's ports are one new module and nothing else."""

@@ -156,9 +156,7 @@ async def stop_execution(instance: InstanceDep, execution_id: str) -> Envelope[S
         raise ExecutionNotFoundError(execution_id)
     if await instance.runner.stop_anywhere(execution_id):
         return Envelope(data=StopResult(id=execution_id, status="canceled", stopped=True))
-    stopped = await instance.runner.db(
-        instance.store.executions.move, execution_id, CANCEL
-    )
+    stopped = await instance.runner.db(instance.store.executions.move, execution_id, CANCEL)
     if not stopped:
         raise ExecutionConflictError(
             f'The execution "{execution_id}" is not running in this server and is not waiting (status '
